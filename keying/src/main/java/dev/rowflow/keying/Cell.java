@@ -1,0 +1,51 @@
+package dev.rowflow.keying;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * One column value of a {@link Row}: family, qualifier and value bytes. The cell timestamp is the
+ * row's, so all cells an event writes carry its event time.
+ */
+public final class Cell {
+    private final byte[] family;
+    private final byte[] qualifier;
+    private final byte[] value;
+
+    public Cell(byte[] family, byte[] qualifier, byte[] value) {
+        this.family = Objects.requireNonNull(family, "family");
+        this.qualifier = Objects.requireNonNull(qualifier, "qualifier");
+        this.value = Objects.requireNonNull(value, "value");
+    }
+
+    public byte[] family() {
+        return family;
+    }
+
+    public byte[] qualifier() {
+        return qualifier;
+    }
+
+    public byte[] value() {
+        return value;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Cell c
+                && Arrays.equals(family, c.family)
+                && Arrays.equals(qualifier, c.qualifier)
+                && Arrays.equals(value, c.value);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(Arrays.hashCode(family), Arrays.hashCode(qualifier), Arrays.hashCode(value));
+    }
+
+    @Override
+    public String toString() {
+        return KeyBytes.toStringBinary(family) + ":" + KeyBytes.toStringBinary(qualifier) + "="
+                + KeyBytes.toStringBinary(value);
+    }
+}

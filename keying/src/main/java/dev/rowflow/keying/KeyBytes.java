@@ -1,0 +1,104 @@
+package dev.rowflow.keying;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * Byte-level building blocks shared by the key codecs. Each encoding here keeps the byte order
+ * of the encoded values equal to the natural order of the values, which is what makes range
+ * scans over composite keys work.
+ */
+public final class KeyBytes {
+    /** Ends a variable-length text part that is followed by another part. */
+    public static final byte TERMINATOR = 0x00;
+
+    private KeyBytes() {
+    }
+
+    /**
+     * The UTF-8 bytes of a text key part. Refuses null, empty and NUL-containing values: NUL is the
+     * part terminator, and an empty part would make {@code [a][]} and {@code [][a]} collide.
+     */
+    public static byte[] textPart(String field, String value) {
+        if (value == null || value.isEmpty()) {
+            throw new InvalidEventException(field, value, "must not be empty");
+        }
+        if (value.indexOf('\0') >= 0) {
+            throw new InvalidEventException(field, value, "must not contain the NUL character (it ends key parts)");
+        }
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Writes {@code value} as 8 bytes big-endian, as HBase's {@code Bytes.toBytes(long)} does.
+     * For non-negative values (event times, reverse timestamps) byte order equals numeric order;
+     * callers that key on a long must refuse negative values.
+     */
+    public static void putLong(byte[] dst, int offset, long value) {
+        for (int i = 7; i >= 0; i--) {
+            dst[offset + i] = (byte) value;
+            value >>>= 8;
+        }
+    }
+
+    /** Reads what {@link #putLong} wrote. */
+    public static long getLong(byte[] src, int offset) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (src[offset + i] & 0xFF);
+        }
+        return v;
+    }
+
+    /**
+     * Checks that an event time can be a key part and a cell timestamp: HBase refuses negative
+     * cell timestamps, and big-endian longs sort numerically only when non-negative.
+     */
+    public static long eventTime(long millis) {
+        if (millis < 0) {
+            throw new InvalidEventException("timestamp", millis, "must not be negative (milliseconds since the epoch, UTC)");
+        }
+        return millis;
+    }
+
+    /** MD5 digest of {@code bytes[offset, offset+length)}. */
+    public static byte[] md5(byte[] bytes, int offset, int length) {
+        MessageDigest md5 = newMd5();
+        md5.update(bytes, offset, length);
+        return md5.digest();
+    }
+
+    /** Index of the first {@link #TERMINATOR} at or after {@code from}, or -1. */
+    public static int indexOfTerminator(byte[] key, int from) {
+        for (int i = from; i < key.length; i++) {
+            if (key[i] == TERMINATOR) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Printable form of binary bytes, as HBase's shell shows them: {@code \xNN} for non-ASCII. */
+    public static String toStringBinary(byte[] bytes) {
+        StringBuilder sb = new StringBuilder(bytes.length);
+        for (byte b : bytes) {
+            int c = b & 0xFF;
+            if (c >= ' ' && c <= '~' && c != '\\') {
+                sb.append((char) c);
+            } else {
+                sb.append(String.format("\\x%02X", c));
+            }
+        }
+        return sb.toString();
+    }
+
+    private static MessageDigest newMd5() {
+        try {
+            return MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            // Every Java platform is required to provide MD5.
+            throw new IllegalStateException("MD5 not available", e);
+        }
+    }
+}

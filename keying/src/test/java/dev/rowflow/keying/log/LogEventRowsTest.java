@@ -1,0 +1,65 @@
+package dev.rowflow.keying.log;
+
+import dev.rowflow.events.LogEvent;
+import dev.rowflow.events.Severity;
+import dev.rowflow.keying.Cell;
+import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LogEventRowsTest {
+    private final LogEventRows rows = new LogEventRows(new BucketedLogKey(16));
+
+    @Test
+    void shouldWriteADataRowAndAnIndexRowPointingToIt() {
+        LogEvent event = LogEvent.newBuilder()
+                .setHostname("web-01").setTimestamp(Instant.ofEpochMilli(1364248490000L)).setEventType("login")
+                .setMessage("user alice logged in").setSeverity(Severity.INFO).setAttributes(Map.of("pid", "42"))
+                .build();
+
+        List<Row> written = rows.rowsOf(event);
+
+        byte[] dataKey = new BucketedLogKey(16).encode("web-01", 1364248490000L, "login");
+        assertThat(written).containsExactly(
+                new Row(TableRole.LOG_DATA, dataKey, 1364248490000L, List.of(
+                        cell(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME, "web-01"),
+                        cell(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE, "login"),
+                        cell(LogColumns.DATA_FAMILY, LogColumns.MESSAGE, "user alice logged in"),
+                        cell(LogColumns.DATA_FAMILY, LogColumns.SEVERITY, "INFO"),
+                        cell(LogColumns.DATA_FAMILY, "a.pid".getBytes(UTF_8), "42"))),
+                new Row(TableRole.LOG_INDEX, HostLedLogKey.encode("web-01", 1364248490000L, "login"), 1364248490000L,
+                        List.of(new Cell(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY, dataKey))));
+    }
+
+    @Test
+    void shouldLeaveOptionalColumnsOutWhenAbsent() {
+        LogEvent event = LogEvent.newBuilder()
+                .setHostname("h").setTimestamp(Instant.ofEpochMilli(5)).setEventType("e").setMessage("").build();
+
+        assertThat(rows.rowsOf(event).get(0).cells()).hasSize(3);
+    }
+
+    @Test
+    void shouldNameTheBadFieldAndValue() {
+        LogEvent event = LogEvent.newBuilder()
+                .setHostname("h").setTimestamp(Instant.ofEpochMilli(5)).setEventType("").setMessage("m").build();
+
+        assertThatThrownBy(() -> rows.rowsOf(event))
+                .isInstanceOf(InvalidEventException.class)
+                .hasMessage("invalid eventType '': must not be empty")
+                .satisfies(e -> assertThat(((InvalidEventException) e).field()).isEqualTo("eventType"));
+    }
+
+    private static Cell cell(byte[] family, byte[] qualifier, String value) {
+        return new Cell(family, qualifier, value.getBytes(UTF_8));
+    }
+}
