@@ -1,0 +1,71 @@
+package dev.rowflow.embedded;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * A ZooKeeper, an HMaster and one RegionServer in this JVM, on the local filesystem (no HDFS).
+ * Clients reach it through {@link #clientProperties()} like any external cluster.
+ */
+public final class EmbeddedHBase implements AutoCloseable {
+    private final HBaseTestingUtility util;
+
+    private EmbeddedHBase(HBaseTestingUtility util) {
+        this.util = util;
+    }
+
+    /** Starts the mini cluster with all its files under {@code dir}. */
+    public static EmbeddedHBase start(Path dir) {
+        // HBaseTestingUtility places its data dir by this system property (default ./target/test-data).
+        System.setProperty("test.build.data.basedirectory", dir.resolve("test-data").toString());
+        Configuration conf = HBaseConfiguration.create();
+        conf.set("hbase.tmp.dir", dir.resolve("hbase-tmp").toString());
+        // No web UIs: they would need more ports and serve nothing here.
+        conf.setInt(HConstants.MASTER_INFO_PORT, -1);
+        conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
+        HBaseTestingUtility util = new HBaseTestingUtility(conf);
+        try {
+            util.startMiniZKCluster();
+            util.startMiniHBaseCluster(StartMiniClusterOption.builder().numMasters(1).numRegionServers(1).build());
+        } catch (Exception e) {
+            EmbeddedHBase half = new EmbeddedHBase(util);
+            half.close();
+            throw new IllegalStateException("HBase mini cluster did not start", e);
+        }
+        return new EmbeddedHBase(util);
+    }
+
+    /** What an HBase client needs to reach this cluster, as hbase-site.xml keys. */
+    public Map<String, String> clientProperties() {
+        Configuration conf = util.getConfiguration();
+        return Map.of(
+                HConstants.ZOOKEEPER_QUORUM, conf.get(HConstants.ZOOKEEPER_QUORUM),
+                HConstants.ZOOKEEPER_CLIENT_PORT, conf.get(HConstants.ZOOKEEPER_CLIENT_PORT),
+                HConstants.ZOOKEEPER_ZNODE_PARENT, conf.get(HConstants.ZOOKEEPER_ZNODE_PARENT, "/hbase"));
+    }
+
+    /** The cluster's own configuration, for tests that inspect it beyond a client's view. */
+    public HBaseTestingUtility testingUtility() {
+        return util;
+    }
+
+    @Override
+    public void close() {
+        try {
+            util.shutdownMiniHBaseCluster();
+        } catch (Exception e) {
+            // keep going: ZooKeeper must stop too
+        }
+        try {
+            util.shutdownMiniZKCluster();
+        } catch (Exception e) {
+            // nothing left to stop
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.rowflow.embedded;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * One Kafka node in KRaft mode acting as broker and controller, on two loopback ports.
+ * Replication factors are 1, and the group coordinator does not delay the first rebalance.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+    private final int brokerPort;
+    private final KafkaRaftServer server;
+
+    private EmbeddedKafka(int brokerPort, KafkaRaftServer server) {
+        this.brokerPort = brokerPort;
+        this.server = server;
+    }
+
+    /** Formats a fresh log directory under {@code dir} and starts the node. */
+    public static EmbeddedKafka start(Path dir) {
+        int brokerPort = FreePorts.next();
+        int controllerPort = FreePorts.next();
+        Path logDir = dir.resolve("kafka-logs");
+        Properties props = new Properties();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", "1");
+        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("inter.broker.listener.name", "PLAINTEXT");
+        props.put("log.dirs", logDir.toString());
+        props.put("offsets.topic.replication.factor", "1");
+        props.put("offsets.topic.num.partitions", "4");
+        props.put("transaction.state.log.replication.factor", "1");
+        props.put("transaction.state.log.min.isr", "1");
+        props.put("share.coordinator.state.topic.replication.factor", "1");
+        props.put("share.coordinator.state.topic.min.isr", "1");
+        props.put("group.initial.rebalance.delay.ms", "0");
+        props.put("auto.create.topics.enable", "false");
+        format(dir, props);
+        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
+        server.startup();
+        return new EmbeddedKafka(brokerPort, server);
+    }
+
+    /** {@code bootstrap.servers} of this node. */
+    public String bootstrapServers() {
+        return "127.0.0.1:" + brokerPort;
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+    }
+
+    /** Runs {@code kafka-storage format} on the node's configuration, as an operator would. */
+    private static void format(Path dir, Properties props) {
+        Path file = dir.resolve("server.properties");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            props.store(out, "embedded KRaft node");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        String[] args = {"format", "-t", Uuid.randomUuid().toString(), "-c", file.toString(), "--ignore-formatted"};
+        int rc = StorageTool.execute(args, new PrintStream(output, true, StandardCharsets.UTF_8));
+        if (rc != 0) {
+            throw new IllegalStateException("kafka-storage format failed (" + rc + "): "
+                    + output.toString(StandardCharsets.UTF_8));
+        }
+    }
+}

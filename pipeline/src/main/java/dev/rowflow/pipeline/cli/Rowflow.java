@@ -1,0 +1,28 @@
+package dev.rowflow.pipeline.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code rowflow} command line. Subcommands: {@code run}, {@code config}; the demo artifact
+ * adds {@code demo}.
+ */
+@Command(name = "rowflow",
+        mixinStandardHelpOptions = true,
+        versionProvider = RowflowVersion.class,
+        description = "Kafka Streams ingestion of event streams into HBase tables with designed row keys.",
+        subcommands = {RunCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class})
+public final class Rowflow {
+
+    public static void main(String[] args) {
+        // Exit explicitly: Kafka's and HBase's non-daemon threads would keep a failed JVM alive.
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line with rowflow's exit-code and error-message conventions. */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Rowflow());
+        cli.setExecutionExceptionHandler(new ErrorMessages());
+        return cli;
+    }
+}

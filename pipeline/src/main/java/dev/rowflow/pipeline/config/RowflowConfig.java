@@ -1,0 +1,170 @@
+package dev.rowflow.pipeline.config;
+
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * rowflow's configuration, declared once. Every key has a constant, a doc, a default (or none if
+ * required), a validator and an importance; the README's table is generated from {@link #CONFIG}
+ * ({@code rowflow config --markdown}).
+ *
+ * <p>Besides its own keys, rowflow passes through: every key starting with {@code kafka.} to Kafka
+ * Streams and its clients, without the prefix ({@code kafka.security.protocol} becomes
+ * {@code security.protocol}); every key starting with {@code hbase.}, {@code zookeeper.} or
+ * {@code hadoop.} to the HBase client configuration as it is.
+ */
+public final class RowflowConfig extends AbstractConfig {
+    public static final String KAFKA_PREFIX = "kafka.";
+
+    public static final String BOOTSTRAP_SERVERS_CONFIG = "kafka.bootstrap.servers";
+    private static final String BOOTSTRAP_SERVERS_DOC =
+            "Kafka brokers to connect to, host:port[,host:port...].";
+
+    public static final String APPLICATION_ID_CONFIG = "application.id";
+    private static final String APPLICATION_ID_DOC =
+            "Kafka Streams application id: the consumer group and the prefix of internal topics. "
+                    + "Instances with the same id share the work.";
+
+    public static final String LOGS_TOPIC_CONFIG = "topic.logs";
+    private static final String LOGS_TOPIC_DOC = "Topic of log events (Avro single-object encoded LogEvent).";
+
+    public static final String LOGS_DEAD_LETTER_TOPIC_CONFIG = "topic.logs.dead.letter";
+    private static final String LOGS_DEAD_LETTER_TOPIC_DOC =
+            "Dead-letter topic: records of the logs topic that cannot become rows go here unchanged, "
+                    + "with headers saying why. Created at start-up if absent.";
+
+    public static final String LOG_DATA_TABLE_CONFIG = "table.log.data";
+    private static final String LOG_DATA_TABLE_DOC = "HBase table of log events, one row per event.";
+
+    public static final String LOG_INDEX_TABLE_CONFIG = "table.log.index";
+    private static final String LOG_INDEX_TABLE_DOC =
+            "HBase table of the dual-written host-led index over the log data table.";
+
+    public static final String SALT_BUCKETS_CONFIG = "keying.salt.buckets";
+    private static final String SALT_BUCKETS_DOC =
+            "Salt buckets of the log data key [bucket][timestamp][hostname][log-event]; the data table "
+                    + "is pre-split into this many regions. Part of the key layout: do not change it for an "
+                    + "existing table.";
+
+    public static final String WRITE_BUFFER_BYTES_CONFIG = "sink.write.buffer.bytes";
+    private static final String WRITE_BUFFER_BYTES_DOC =
+            "Bytes buffered per table per stream task before the HBase client sends them. "
+                    + "0 inherits hbase.client.write.buffer.";
+
+    public static final String PERIODIC_FLUSH_MS_CONFIG = "sink.periodic.flush.ms";
+    private static final String PERIODIC_FLUSH_MS_DOC =
+            "Longest time a row waits in the write buffer before it is sent. Sending is not committing: "
+                    + "offsets advance only after a flush at commit time. 0 inherits "
+                    + "hbase.client.write.buffer.periodicflush.timeout.ms.";
+
+    public static final String HBASE_SITE_PATH_CONFIG = "hbase.site.path";
+    private static final String HBASE_SITE_PATH_DOC =
+            "Path of an hbase-site.xml to load before the hbase.* keys of this file; empty for none.";
+
+    public static final String METRICS_PORT_CONFIG = "metrics.port";
+    private static final String METRICS_PORT_DOC =
+            "Port of the HTTP server for /metrics (Prometheus), /healthz and /readyz; 0 picks a free port.";
+
+    public static final String SHUTDOWN_TIMEOUT_MS_CONFIG = "shutdown.timeout.ms";
+    private static final String SHUTDOWN_TIMEOUT_MS_DOC =
+            "How long a shutdown waits for the streams to commit (which flushes the sinks) and close.";
+
+    public static final ConfigDef CONFIG = new ConfigDef()
+            .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
+            .define(APPLICATION_ID_CONFIG, Type.STRING, "rowflow", new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, APPLICATION_ID_DOC)
+            .define(LOGS_TOPIC_CONFIG, Type.STRING, "logs", new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, LOGS_TOPIC_DOC)
+            .define(LOGS_DEAD_LETTER_TOPIC_CONFIG, Type.STRING, "logs.dead-letter", new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, LOGS_DEAD_LETTER_TOPIC_DOC)
+            .define(LOG_DATA_TABLE_CONFIG, Type.STRING, "log_data", new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, LOG_DATA_TABLE_DOC)
+            .define(LOG_INDEX_TABLE_CONFIG, Type.STRING, "log_index", new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, LOG_INDEX_TABLE_DOC)
+            .define(SALT_BUCKETS_CONFIG, Type.INT, 16, Range.between(1, 256),
+                    Importance.HIGH, SALT_BUCKETS_DOC)
+            .define(WRITE_BUFFER_BYTES_CONFIG, Type.LONG, 4L * 1024 * 1024, Range.atLeast(0),
+                    Importance.MEDIUM, WRITE_BUFFER_BYTES_DOC)
+            .define(PERIODIC_FLUSH_MS_CONFIG, Type.LONG, 1000L, Range.atLeast(0),
+                    Importance.MEDIUM, PERIODIC_FLUSH_MS_DOC)
+            .define(HBASE_SITE_PATH_CONFIG, Type.STRING, "", Importance.MEDIUM, HBASE_SITE_PATH_DOC)
+            .define(METRICS_PORT_CONFIG, Type.INT, 8080, Range.between(0, 65535),
+                    Importance.LOW, METRICS_PORT_DOC)
+            .define(SHUTDOWN_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0),
+                    Importance.LOW, SHUTDOWN_TIMEOUT_MS_DOC);
+
+    /** Prefixes of keys handed to the HBase client configuration unchanged. */
+    private static final String[] HBASE_PREFIXES = {"hbase.", "zookeeper.", "hadoop."};
+
+    /**
+     * @throws org.apache.kafka.common.config.ConfigException naming the key and the reason, for a
+     *                                                        missing required key or a bad value
+     */
+    public RowflowConfig(Map<String, ?> props) {
+        super(CONFIG, props, false);
+        for (String key : props.keySet()) {
+            if (!CONFIG.names().contains(key) && !isPassThrough(key)) {
+                // A typo must not silently fall back to a default.
+                throw new ConfigException(key, props.get(key), "unknown key: not a rowflow key (see `rowflow config`)"
+                        + " and not passed through (prefixes kafka., hbase., zookeeper., hadoop.)");
+            }
+        }
+    }
+
+    private static boolean isPassThrough(String key) {
+        if (key.startsWith(KAFKA_PREFIX)) {
+            return true;
+        }
+        for (String prefix : HBASE_PREFIXES) {
+            if (key.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Settings for Kafka Streams and its clients: the {@code kafka.*} keys without their prefix. */
+    public Map<String, Object> kafkaProperties() {
+        return new LinkedHashMap<>(originalsWithPrefix(KAFKA_PREFIX, true));
+    }
+
+    /** Settings for the HBase client: the {@code hbase.*}, {@code zookeeper.*}, {@code hadoop.*} keys. */
+    public Map<String, String> hbaseProperties() {
+        Map<String, String> hbase = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : originals().entrySet()) {
+            String key = e.getKey();
+            if (!key.startsWith(KAFKA_PREFIX) && !CONFIG.names().contains(key)) {
+                hbase.put(key, String.valueOf(e.getValue()));
+            }
+        }
+        return hbase;
+    }
+
+    /** The configuration table for the README, generated from {@link #CONFIG}. */
+    public static String markdownTable() {
+        StringBuilder md = new StringBuilder("| key | type | default | valid values | importance | description |\n")
+                .append("|---|---|---|---|---|---|\n");
+        for (ConfigDef.ConfigKey key : CONFIG.configKeys().values()) {
+            String defaultValue = key.hasDefault() ? "`" + key.defaultValue + "`"
+                    : "(required)";
+            if (key.hasDefault() && "".equals(key.defaultValue)) {
+                defaultValue = "(empty)";
+            }
+            md.append("| `").append(key.name).append("` | ")
+                    .append(key.type.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
+                    .append(defaultValue).append(" | ")
+                    .append(key.validator == null ? "" : key.validator.toString()).append(" | ")
+                    .append(key.importance.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
+                    .append(key.documentation).append(" |\n");
+        }
+        return md.toString();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.rowflow.pipeline.runtime;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** Topic creation and readiness, shared by the pipeline, the load generator and the tests. */
+public final class KafkaTopics {
+    private KafkaTopics() {
+    }
+
+    /**
+     * Creates {@code topic} unless it exists, then waits until every partition has a leader.
+     *
+     * @param partitions partitions of a new topic, or empty for the broker's default
+     */
+    public static void createIfAbsent(Admin admin, String topic, Optional<Integer> partitions, Duration timeout)
+            throws InterruptedException {
+        try {
+            admin.createTopics(Set.of(new NewTopic(topic, partitions, Optional.empty()))).all().get();
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create topic " + topic + ": " + e.getCause().getMessage(),
+                        e.getCause());
+            }
+        }
+        awaitLeaders(admin, topic, timeout);
+    }
+
+    /**
+     * Waits until every partition of {@code topic} answers a list-offsets request, i.e. has a
+     * leader. A producer that starts earlier can lose records (NOT_LEADER, then
+     * OUT_OF_ORDER_SEQUENCE until its delivery timeout: KAFKA-15591).
+     */
+    public static void awaitLeaders(Admin admin, String topic, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                endOffsets(admin, topic);
+                return;
+            } catch (ExecutionException e) {
+                last = e;
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("partitions of topic " + topic + " have no leader after " + timeout, last);
+    }
+
+    /** The end offset of every partition of {@code topic}. */
+    public static Map<TopicPartition, Long> endOffsets(Admin admin, String topic)
+            throws InterruptedException, ExecutionException {
+        TopicDescription description = admin.describeTopics(Set.of(topic)).allTopicNames().get().get(topic);
+        Map<TopicPartition, OffsetSpec> latest = description.partitions().stream()
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .collect(Collectors.toMap(Function.identity(), p -> OffsetSpec.latest()));
+        return admin.listOffsets(latest).all().get().entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+    }
+
+    /**
+     * How many records of {@code topic} the consumer group {@code groupId} has not committed yet.
+     * With rowflow's flush-before-commit, 0 means every record's rows are in HBase.
+     */
+    public static long uncommitted(Admin admin, String groupId, String topic)
+            throws InterruptedException, ExecutionException {
+        Map<TopicPartition, Long> end = endOffsets(admin, topic);
+        var committed = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
+        long lag = 0;
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+            var offset = committed.get(e.getKey());
+            lag += e.getValue() - (offset == null ? 0 : offset.offset());
+        }
+        return lag;
+    }
+}

@@ -1,0 +1,238 @@
+package dev.rowflow.pipeline.runtime;
+
+import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.events.LogEvent;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.load.LogEventGenerator;
+import dev.rowflow.pipeline.load.LogEventProducer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The walking skeleton end to end on the real embedded stack: events produced to a real KRaft
+ * broker, the production topology, rows read back from a real HBase with plain hbase-client.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class LogPipelineIT {
+    private static final int SALT_BUCKETS = 8;
+    private static EmbeddedStack stack;
+
+    @BeforeAll
+    static void startStack() {
+        stack = EmbeddedStack.start();
+    }
+
+    @AfterAll
+    static void stopStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void shouldWriteEveryEventAsOneDataRowAndOneIndexRow() throws Exception {
+        RowflowConfig config = config("it-10k");
+        List<LogEvent> sent = new ArrayList<>();
+        LogEventGenerator generator = new LogEventGenerator(42, 60, 1_700_000_000_000L);
+        for (int i = 0; i < 10_000; i++) {
+            sent.add(generator.next());
+        }
+        createTopic(config);
+        try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
+            sent.forEach(producer::send);
+        }
+
+        runUntilEverythingCommitted(config);
+
+        Map<ByteBuffer, Result> dataRows = scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG));
+        Map<ByteBuffer, Result> indexRows = scan(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG));
+        assertThat(dataRows).hasSize(10_000);
+        assertThat(indexRows).hasSize(10_000);
+        for (LogEvent event : sent) {
+            long ts = event.getTimestamp().toEpochMilli();
+            byte[] dataKey = expectedDataKey(event);
+            Result data = dataRows.get(ByteBuffer.wrap(dataKey));
+            assertThat(data).as("data row of %s", event).isNotNull();
+            assertThat(string(data, "d", "h")).isEqualTo(event.getHostname());
+            assertThat(string(data, "d", "e")).isEqualTo(event.getEventType());
+            assertThat(string(data, "d", "m")).isEqualTo(event.getMessage());
+            assertThat(string(data, "d", "s")).isEqualTo(event.getSeverity().name());
+            for (Map.Entry<String, String> attribute : event.getAttributes().entrySet()) {
+                assertThat(string(data, "d", "a." + attribute.getKey())).isEqualTo(attribute.getValue());
+            }
+            assertThat(data.rawCells()).hasSize(4 + event.getAttributes().size())
+                    .allSatisfy(cell -> assertThat(cell.getTimestamp()).isEqualTo(ts));
+
+            Result index = indexRows.get(ByteBuffer.wrap(expectedIndexKey(event)));
+            assertThat(index).as("index row of %s", event).isNotNull();
+            assertThat(index.getValue(bytes("i"), bytes("r"))).isEqualTo(dataKey);
+        }
+    }
+
+    @Test
+    void shouldSetBadRecordsAsideWithTheirReasonAndKeepGoing() throws Exception {
+        RowflowConfig config = config("it-bad");
+        createTopic(config);
+        LogEventGenerator generator = new LogEventGenerator(7, 3, 1_700_000_000_000L);
+        LogEvent emptyHost = LogEvent.newBuilder(generator.next()).setHostname("").build();
+        try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
+            producer.send(generator.next());
+            producer.sendRaw("k", "this is not avro".getBytes(StandardCharsets.UTF_8));
+            producer.send(emptyHost);
+            producer.sendRaw("k", null);
+            producer.send(generator.next());
+        }
+
+        runUntilEverythingCommitted(config);
+
+        assertThat(scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).hasSize(2);
+        assertThat(scan(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).hasSize(2);
+        List<ConsumerRecord<byte[], byte[]>> dead = readAll(config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG), 3);
+        assertThat(dead).extracting(r -> header(r, "__streams.errors.exception")).containsExactlyInAnyOrder(
+                "org.apache.kafka.common.errors.SerializationException",
+                "dev.rowflow.keying.InvalidEventException",
+                "dev.rowflow.keying.InvalidEventException");
+        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+                .isEqualTo("invalid hostname '': must not be empty"));
+        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+                .contains("no tombstones"));
+        assertThat(dead).allSatisfy(r -> assertThat(header(r, "__streams.errors.topic")).isEqualTo(topic(config)));
+        assertThat(dead).filteredOn(r -> header(r, "__streams.errors.exception").contains("Serialization"))
+                .singleElement().satisfies(r -> assertThat(new String(r.value(), StandardCharsets.UTF_8))
+                        .isEqualTo("this is not avro"));
+    }
+
+    /** The data row key, computed from the layout in BucketedLogKey's javadoc, not by calling it. */
+    private static byte[] expectedDataKey(LogEvent event) throws Exception {
+        byte[] host = bytes(event.getHostname());
+        byte[] type = bytes(event.getEventType());
+        byte[] unsalted = ByteBuffer.allocate(8 + host.length + 1 + type.length)
+                .putLong(event.getTimestamp().toEpochMilli()).put(host).put((byte) 0).put(type).array();
+        int hash = ByteBuffer.wrap(MessageDigest.getInstance("MD5").digest(unsalted)).getInt();
+        return ByteBuffer.allocate(1 + unsalted.length)
+                .put((byte) Math.floorMod(hash, SALT_BUCKETS)).put(unsalted).array();
+    }
+
+    /** The index row key, computed from the layout in HostLedLogKey's javadoc. */
+    private static byte[] expectedIndexKey(LogEvent event) {
+        byte[] host = bytes(event.getHostname());
+        byte[] type = bytes(event.getEventType());
+        return ByteBuffer.allocate(host.length + 1 + type.length + 1 + 8)
+                .put(host).put((byte) 0).put(type).put((byte) 0)
+                .putLong(Long.MAX_VALUE - event.getTimestamp().toEpochMilli()).array();
+    }
+
+    private static RowflowConfig config(String name) {
+        Map<String, Object> props = new HashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, name);
+        props.put(RowflowConfig.LOGS_TOPIC_CONFIG, name + "-logs");
+        props.put(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG, name + "-logs.dead-letter");
+        props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, name.replace('-', '_') + "_data");
+        props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, name.replace('-', '_') + "_index");
+        props.put(RowflowConfig.SALT_BUCKETS_CONFIG, SALT_BUCKETS);
+        props.put("kafka.commit.interval.ms", "500");
+        return new RowflowConfig(props);
+    }
+
+    private static String topic(RowflowConfig config) {
+        return config.getString(RowflowConfig.LOGS_TOPIC_CONFIG);
+    }
+
+    private static void createTopic(RowflowConfig config) throws Exception {
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, topic(config), Optional.of(4), Duration.ofSeconds(30));
+        }
+    }
+
+    /** Runs the pipeline until the group has committed every record of the topic, then stops it. */
+    private static void runUntilEverythingCommitted(RowflowConfig config) throws Exception {
+        try (LogPipeline pipeline = LogPipeline.start(config, new SimpleMeterRegistry());
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            long uncommitted = Long.MAX_VALUE;
+            while (System.nanoTime() < deadline && uncommitted != 0) {
+                assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
+                uncommitted = KafkaTopics.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG),
+                        topic(config));
+                if (uncommitted != 0) {
+                    Thread.sleep(200);
+                }
+            }
+            assertThat(uncommitted).as("records not committed by the pipeline").isZero();
+        }
+    }
+
+    private static Map<ByteBuffer, Result> scan(String table) throws Exception {
+        Map<ByteBuffer, Result> rows = new HashMap<>();
+        try (Connection connection = org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
+                stack.hbase().testingUtility().getConfiguration());
+             Table t = connection.getTable(TableName.valueOf(table));
+             ResultScanner scanner = t.getScanner(new Scan())) {
+            for (Result r : scanner) {
+                rows.put(ByteBuffer.wrap(r.getRow()), r);
+            }
+        }
+        return rows;
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expected) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka().bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + topic);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (records.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            // Anything beyond the expected records would be a record set aside by mistake.
+            consumer.poll(Duration.ofSeconds(1)).forEach(records::add);
+        }
+        return records;
+    }
+
+    private static String header(ConsumerRecord<?, ?> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    private static String string(Result result, String family, String qualifier) {
+        byte[] value = result.getValue(bytes(family), bytes(qualifier));
+        return value == null ? null : Bytes.toString(value);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

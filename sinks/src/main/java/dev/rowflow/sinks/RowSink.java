@@ -1,0 +1,25 @@
+package dev.rowflow.sinks;
+
+import dev.rowflow.keying.Row;
+
+import java.io.IOException;
+
+/**
+ * Buffered destination of rows. Not thread-safe: one sink per stream task.
+ *
+ * <p>Contract: a row passed to {@link #write} is durable once a later {@link #flush()} returns
+ * normally. If {@code flush()} throws, some rows written since the last successful flush may be
+ * missing and the caller must write them again (the pipeline does so by not committing).
+ */
+public interface RowSink extends AutoCloseable {
+
+    /** Buffers a row; may send earlier rows when the buffer is full. */
+    void write(Row row) throws IOException;
+
+    /** Sends every buffered row and waits until the store has acknowledged each one. */
+    void flush() throws IOException;
+
+    /** Flushes, then releases the sink's resources. */
+    @Override
+    void close() throws IOException;
+}

@@ -1,0 +1,118 @@
+package dev.rowflow.sinks.hbase;
+
+import dev.rowflow.keying.Cell;
+import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.sinks.RowSink;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
+
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A {@link RowSink} with one {@link BufferedMutator} per table role, over a shared
+ * {@link Connection} it does not own.
+ *
+ * <p>Every row becomes one {@link Put} whose cells carry the row's timestamp (the event time), so
+ * writing a row twice rewrites the same cells.
+ *
+ * <p>A mutator sends in the background (buffer full, periodic flush), where a failure cannot be
+ * thrown to the caller. The {@link BufferedMutator.ExceptionListener} installed here keeps the
+ * first failure, and the next {@link #write} or {@link #flush()} throws it: a failed send is never
+ * swallowed, and the flush that would have marked those rows durable fails instead.
+ */
+public final class HBaseRowSink implements RowSink {
+    private final Map<TableRole, BufferedMutator> mutators = new EnumMap<>(TableRole.class);
+    private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
+
+    public HBaseRowSink(Connection connection, Map<TableRole, TableName> tables, SinkSettings settings)
+            throws IOException {
+        try {
+            for (Map.Entry<TableRole, TableName> table : tables.entrySet()) {
+                BufferedMutatorParams params = new BufferedMutatorParams(table.getValue())
+                        .listener((e, mutator) -> failure.compareAndSet(null, e));
+                if (settings.writeBufferBytes() > 0) {
+                    params.writeBufferSize(settings.writeBufferBytes());
+                }
+                if (settings.periodicFlushMillis() > 0) {
+                    params.setWriteBufferPeriodicFlushTimeoutMs(settings.periodicFlushMillis());
+                }
+                mutators.put(table.getKey(), connection.getBufferedMutator(params));
+            }
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(e);
+            throw e;
+        }
+    }
+
+    @Override
+    public void write(Row row) throws IOException {
+        throwIfFailed();
+        BufferedMutator mutator = mutators.get(row.table());
+        if (mutator == null) {
+            throw new IllegalStateException("no table configured for " + row.table() + " (row " + row + ")");
+        }
+        mutator.mutate(toPut(row));
+    }
+
+    @Override
+    public void flush() throws IOException {
+        for (BufferedMutator mutator : mutators.values()) {
+            mutator.flush();
+        }
+        throwIfFailed();
+    }
+
+    @Override
+    public void close() throws IOException {
+        IOException first = null;
+        for (BufferedMutator mutator : mutators.values()) {
+            try {
+                mutator.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        throwIfFailed();
+    }
+
+    /** The Put of a row: every cell at the row's timestamp. */
+    static Put toPut(Row row) {
+        Put put = new Put(row.key(), row.timestamp());
+        for (Cell cell : row.cells()) {
+            put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
+        }
+        return put;
+    }
+
+    private void throwIfFailed() throws RetriesExhaustedWithDetailsException {
+        RetriesExhaustedWithDetailsException e = failure.getAndSet(null);
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    private void closeQuietly(Exception cause) {
+        for (BufferedMutator mutator : mutators.values()) {
+            try {
+                mutator.close();
+            } catch (IOException | RuntimeException e) {
+                cause.addSuppressed(e);
+            }
+        }
+    }
+}
