@@ -1,0 +1,319 @@
+package dev.rowflow.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.keying.KeyBytes;
+import dev.rowflow.keying.log.BucketedLogKey;
+import dev.rowflow.keying.log.LogColumns;
+import dev.rowflow.keying.log.LogKey;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.load.LogEventGenerator;
+import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.pipeline.metrics.MetricsServer;
+import dev.rowflow.pipeline.runtime.KafkaTopics;
+import dev.rowflow.pipeline.runtime.LogPipeline;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code rowflow demo}: the production pipeline on an embedded Kafka broker and HBase mini
+ * cluster, fed by generated log events, with a summary read back from HBase.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Start an embedded Kafka broker (KRaft) and HBase mini cluster, generate log events, run the "
+                + "pipeline until every event is in HBase and print a summary read back from the tables.",
+                "Without --events it keeps generating until Ctrl-C and serves /metrics."})
+final class DemoCommand implements Callable<Integer> {
+    private static final String APPLICATION_ID = "rowflow-demo";
+    private static final String TOPIC = "logs";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--events", paramLabel = "N",
+            description = "Events to generate; the demo exits when all are in HBase. Default: until Ctrl-C.")
+    Long events;
+
+    @Option(names = "--json", description = "Print the summary as one JSON object on the last line of stdout.")
+    boolean json;
+
+    @Option(names = "--hosts", defaultValue = "200", description = "Distinct hosts (default: ${DEFAULT-VALUE}).")
+    int hosts;
+
+    @Option(names = "--salt-buckets", defaultValue = "8",
+            description = "Salt buckets of the data key, = data table regions (default: ${DEFAULT-VALUE}).")
+    int saltBuckets;
+
+    @Option(names = "--partitions", defaultValue = "4",
+            description = "Partitions of the logs topic (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--rate", defaultValue = "2000",
+            description = "Events per second when running without --events (default: ${DEFAULT-VALUE}).")
+    int rate;
+
+    @Option(names = "--metrics-port", defaultValue = "0",
+            description = "Port of /metrics, /healthz, /readyz; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int metricsPort;
+
+    @Override
+    public Integer call() throws Exception {
+        if (events != null && events < 1) {
+            throw new ParameterException(spec.commandLine(),
+                    "--events must be at least 1, got " + events);
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch cleanedUp = new CountDownLatch(1);
+        if (events == null) {
+            // Ctrl-C: stop generating, let the pipeline commit what was sent, print the summary.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stop.set(true);
+                try {
+                    cleanedUp.await(2, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "demo-stop"));
+        }
+
+        err.println("rowflow demo: starting an embedded Kafka broker (KRaft) and HBase mini cluster ...");
+        err.flush();
+        long stackStart = System.nanoTime();
+        try (EmbeddedStack stack = EmbeddedStack.start();
+             MetricsServer metrics = MetricsServer.start(metricsPort)) {
+            err.printf("rowflow demo: stack up in %.1f s; Kafka %s, HBase ZooKeeper %s:%s; metrics http://localhost:%d/metrics%n",
+                    seconds(stackStart), stack.kafka().bootstrapServers(),
+                    stack.hbase().clientProperties().get("hbase.zookeeper.quorum"),
+                    stack.hbase().clientProperties().get("hbase.zookeeper.property.clientPort"), metrics.port());
+            RowflowConfig config = config(stack);
+            try (Admin admin = Admin.create(config.kafkaProperties())) {
+                KafkaTopics.createIfAbsent(admin, TOPIC, Optional.of(partitions), Duration.ofSeconds(60));
+                Run run;
+                try (LogPipeline pipeline = LogPipeline.start(config, metrics.registry())) {
+                    metrics.readiness(() -> pipeline.state() == KafkaStreams.State.RUNNING);
+                    awaitRunning(pipeline);
+                    run = generateAndWait(config, admin, pipeline, stop, err);
+                }
+                print(readBack(run, config, admin), out);
+            }
+        } finally {
+            cleanedUp.countDown();
+        }
+        return 0;
+    }
+
+    private RowflowConfig config(EmbeddedStack stack) {
+        Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
+        props.put(RowflowConfig.LOGS_TOPIC_CONFIG, TOPIC);
+        props.put(RowflowConfig.SALT_BUCKETS_CONFIG, saltBuckets);
+        props.put(RowflowConfig.METRICS_PORT_CONFIG, metricsPort);
+        // Commit (and so flush to HBase) every second, so progress shows what is durable.
+        props.put("kafka.commit.interval.ms", "1000");
+        return new RowflowConfig(props);
+    }
+
+    /** Events produced, and seconds from the first produced to the last committed. */
+    private record Run(long events, double seconds) {
+    }
+
+    /** Produces the events while the pipeline runs; returns when all are committed (in HBase). */
+    private Run generateAndWait(RowflowConfig config, Admin admin, LogPipeline pipeline, AtomicBoolean stop,
+                                        PrintWriter err) throws Exception {
+        long target = events == null ? -1 : events;
+        long start = System.currentTimeMillis() - (events == null ? 0 : events);
+        LogEventGenerator generator = new LogEventGenerator(20_130_325L, hosts, start);
+        AtomicLong produced = new AtomicLong();
+        long t0 = System.nanoTime();
+        CompletableFuture<Long> producing = CompletableFuture.supplyAsync(() -> {
+            try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), TOPIC)) {
+                long perTick = Math.max(1, rate / 10);
+                while ((target < 0 || produced.get() < target) && !stop.get()) {
+                    long batch = target < 0 ? perTick : Math.min(10_000, target - produced.get());
+                    for (long i = 0; i < batch; i++) {
+                        producer.send(generator.next());
+                    }
+                    produced.addAndGet(batch);
+                    if (target < 0) {
+                        Thread.sleep(100);
+                    }
+                }
+                producer.flush();
+                return produced.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        });
+
+        long lastReport = 0;
+        while (true) {
+            long uncommitted = KafkaTopics.uncommitted(admin, APPLICATION_ID, TOPIC);
+            boolean done = producing.isDone() && uncommitted == 0;
+            if (pipeline.state() == KafkaStreams.State.ERROR) {
+                throw new IllegalStateException("the pipeline failed; see rowflow-demo.log");
+            }
+            long now = System.nanoTime();
+            if (done || now - lastReport > TimeUnit.SECONDS.toNanos(2)) {
+                long sent = produced.get();
+                long written = Math.max(0, sent - uncommitted);
+                err.printf("[%6.1f s] produced %,d%s  in HBase (committed) %,d  %,.0f events/s%n", seconds(t0), sent,
+                        target < 0 ? "" : String.format("/%,d", target), written, written / Math.max(seconds(t0), 0.001));
+                err.flush();
+                lastReport = now;
+            }
+            if (done) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        return new Run(producing.get(), seconds(t0));
+    }
+
+    /** Counts and samples the rows with plain hbase-client, after the pipeline has stopped. */
+    private DemoSummary readBack(Run run, RowflowConfig config, Admin admin) throws Exception {
+        try (Connection connection = ConnectionFactory.createConnection(LogPipeline.hbaseConfiguration(config))) {
+            BucketedLogKey dataKey = new BucketedLogKey(saltBuckets);
+            long[] perBucket = new long[saltBuckets];
+            long dataRows = 0;
+            try (Table data = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)));
+                 ResultScanner rows = data.getScanner(countingScan())) {
+                for (Result row : rows) {
+                    perBucket[row.getRow()[0] & 0xFF]++;
+                    dataRows++;
+                }
+            }
+            long indexRows = 0;
+            try (Table index = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG)));
+                 ResultScanner rows = index.getScanner(countingScan())) {
+                for (Result ignored : rows) {
+                    indexRows++;
+                }
+            }
+            long deadLetters = KafkaTopics.endOffsets(admin, config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG))
+                    .values().stream().mapToLong(Long::longValue).sum();
+            long largest = Arrays.stream(perBucket).max().orElse(0);
+            double fairShare = (double) dataRows / saltBuckets;
+            return new DemoSummary(run.events(), dataRows, indexRows, deadLetters, round(run.seconds()),
+                    round(run.events() / run.seconds()), round((dataRows + indexRows) / run.seconds()), saltBuckets,
+                    Arrays.stream(perBucket).boxed().toList(), dataRows == 0 ? 0 : round(largest / fairShare),
+                    sample(connection, config, dataKey));
+        }
+    }
+
+    /**
+     * Three rows of the data table, then for the first one's host and event type the newest rows
+     * through the host-led index -- the scan the index key was designed for.
+     */
+    private static List<DemoSummary.SampleRow> sample(Connection connection, RowflowConfig config,
+                                                      BucketedLogKey dataKey) throws Exception {
+        List<DemoSummary.SampleRow> sample = new ArrayList<>();
+        try (Table data = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)));
+             Table index = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG)))) {
+            try (ResultScanner rows = data.getScanner(new Scan().setLimit(3))) {
+                for (Result row : rows) {
+                    sample.add(sampleRow(dataKey, row, "scan of the data table"));
+                }
+            }
+            if (sample.isEmpty()) {
+                return sample;
+            }
+            DemoSummary.SampleRow first = sample.get(0);
+            byte[] prefix = Bytes.add(Bytes.toBytes(first.hostname()), new byte[] {KeyBytes.TERMINATOR},
+                    Bytes.add(Bytes.toBytes(first.eventType()), new byte[] {KeyBytes.TERMINATOR}));
+            try (ResultScanner entries = index.getScanner(new Scan().setStartStopRowForPrefixScan(prefix).setLimit(2))) {
+                for (Result entry : entries) {
+                    byte[] dataRowKey = entry.getValue(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY);
+                    Result row = data.get(new Get(dataRowKey));
+                    sample.add(sampleRow(dataKey, row, "index scan of " + first.hostname() + " / "
+                            + first.eventType() + ", newest first"));
+                }
+            }
+        }
+        return sample;
+    }
+
+    private static DemoSummary.SampleRow sampleRow(BucketedLogKey dataKey, Result row, String foundVia) {
+        LogKey key = dataKey.decode(row.getRow());
+        return new DemoSummary.SampleRow(KeyBytes.toStringBinary(row.getRow()), key.bucket(),
+                Instant.ofEpochMilli(key.timestamp()).toString(), key.hostname(), key.eventType(),
+                Bytes.toString(row.getValue(LogColumns.DATA_FAMILY, LogColumns.MESSAGE)), foundVia);
+    }
+
+    private void print(DemoSummary summary, PrintWriter out) throws Exception {
+        if (json) {
+            out.println(new ObjectMapper().writeValueAsString(summary));
+        } else {
+            out.printf("%nrowflow demo summary%n");
+            out.printf("  events produced   %,d%n", summary.events());
+            out.printf("  data rows         %,d%n", summary.dataRows());
+            out.printf("  index rows        %,d%n", summary.indexRows());
+            out.printf("  dead letters      %,d%n", summary.deadLetters());
+            out.printf("  time              %.1f s (first event produced -> last offset committed)%n", summary.seconds());
+            out.printf("  throughput        %,.0f events/s, %,.0f rows/s%n", summary.eventsPerSecond(), summary.rowsPerSecond());
+            out.printf("  salt buckets      %d, rows per bucket %s, largest %.2f x fair share%n",
+                    summary.saltBuckets(), summary.rowsPerBucket(), summary.largestBucketShare());
+            out.printf("  rows read back:%n");
+            for (DemoSummary.SampleRow row : summary.sample()) {
+                out.printf("    %s  bucket %d  %s  %s  %s  \"%s\"  (%s)%n", row.rowKey(), row.bucket(), row.time(),
+                        row.hostname(), row.eventType(), row.message(), row.foundVia());
+            }
+        }
+        out.flush();
+    }
+
+    private static Scan countingScan() {
+        return new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(5_000);
+    }
+
+    private static void awaitRunning(LogPipeline pipeline) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (pipeline.state() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
+            if (pipeline.state() == KafkaStreams.State.ERROR) {
+                throw new IllegalStateException("the pipeline failed to start; see rowflow-demo.log");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+}
