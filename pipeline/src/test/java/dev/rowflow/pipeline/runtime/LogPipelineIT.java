@@ -59,7 +59,9 @@ class LogPipelineIT {
 
     @Test
     void shouldWriteEveryEventAsOneDataRowAndOneIndexRow() throws Exception {
-        RowflowConfig config = config("it-10k");
+        // Rows leave the write buffer only when a commit flushes it (the buffer never fills and the
+        // periodic flush is a minute away), so a commit that ran ahead of its flush would show.
+        RowflowConfig config = config("it-10k", Map.of(RowflowConfig.PERIODIC_FLUSH_MS_CONFIG, "60000"));
         List<LogEvent> sent = new ArrayList<>();
         LogEventGenerator generator = new LogEventGenerator(42, 60, 1_700_000_000_000L);
         for (int i = 0; i < 10_000; i++) {
@@ -70,7 +72,10 @@ class LogPipelineIT {
             sent.forEach(producer::send);
         }
 
-        runUntilEverythingCommitted(config);
+        runUntilEverythingCommitted(config, committed -> assertThat(
+                count(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)))
+                .as("data rows in HBase when %d events were committed", committed)
+                .isGreaterThanOrEqualTo(committed));
 
         Map<ByteBuffer, Result> dataRows = scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG));
         Map<ByteBuffer, Result> indexRows = scan(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG));
@@ -99,7 +104,7 @@ class LogPipelineIT {
 
     @Test
     void shouldSetBadRecordsAsideWithTheirReasonAndKeepGoing() throws Exception {
-        RowflowConfig config = config("it-bad");
+        RowflowConfig config = config("it-bad", Map.of());
         createTopic(config);
         LogEventGenerator generator = new LogEventGenerator(7, 3, 1_700_000_000_000L);
         LogEvent emptyHost = LogEvent.newBuilder(generator.next()).setHostname("").build();
@@ -111,7 +116,7 @@ class LogPipelineIT {
             producer.send(generator.next());
         }
 
-        runUntilEverythingCommitted(config);
+        runUntilEverythingCommitted(config, committed -> { });
 
         assertThat(scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).hasSize(2);
         assertThat(scan(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).hasSize(2);
@@ -150,7 +155,7 @@ class LogPipelineIT {
                 .putLong(Long.MAX_VALUE - event.getTimestamp().toEpochMilli()).array();
     }
 
-    private static RowflowConfig config(String name) {
+    private static RowflowConfig config(String name, Map<String, String> overrides) {
         Map<String, Object> props = new HashMap<>(stack.rowflowProperties());
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, name);
         props.put(RowflowConfig.LOGS_TOPIC_CONFIG, name + "-logs");
@@ -159,6 +164,7 @@ class LogPipelineIT {
         props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, name.replace('-', '_') + "_index");
         props.put(RowflowConfig.SALT_BUCKETS_CONFIG, SALT_BUCKETS);
         props.put("kafka.commit.interval.ms", "500");
+        props.putAll(overrides);
         return new RowflowConfig(props);
     }
 
@@ -172,22 +178,37 @@ class LogPipelineIT {
         }
     }
 
-    /** Runs the pipeline until the group has committed every record of the topic, then stops it. */
-    private static void runUntilEverythingCommitted(RowflowConfig config) throws Exception {
+    /**
+     * Runs the pipeline until the group has committed every record of the topic, then stops it;
+     * on each poll hands {@code whileRunning} the number of records committed so far.
+     */
+    private static void runUntilEverythingCommitted(RowflowConfig config, CommittedCheck whileRunning)
+            throws Exception {
         try (LogPipeline pipeline = LogPipeline.start(config, new SimpleMeterRegistry());
              Admin admin = Admin.create(config.kafkaProperties())) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            long total = KafkaTopics.endOffsets(admin, topic(config)).values().stream().mapToLong(Long::longValue).sum();
             long uncommitted = Long.MAX_VALUE;
             while (System.nanoTime() < deadline && uncommitted != 0) {
                 assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
                 uncommitted = KafkaTopics.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG),
                         topic(config));
+                whileRunning.check(total - uncommitted);
                 if (uncommitted != 0) {
                     Thread.sleep(200);
                 }
             }
             assertThat(uncommitted).as("records not committed by the pipeline").isZero();
         }
+    }
+
+    @FunctionalInterface
+    private interface CommittedCheck {
+        void check(long committed) throws Exception;
+    }
+
+    private static long count(String table) throws Exception {
+        return scan(table).size();
     }
 
     private static Map<ByteBuffer, Result> scan(String table) throws Exception {

@@ -1,0 +1,57 @@
+package dev.rowflow.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rowflow.pipeline.cli.Rowflow;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The README's first command, in-process: `rowflow demo --events N --json` on the embedded stack. */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class DemoIT {
+
+    @Test
+    void shouldReportEveryEventAsADataRowAndAnIndexRowInItsJsonSummary() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine().addSubcommand(new DemoCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exitCode = cli.execute("demo", "--events", "20000", "--json", "--salt-buckets", "4");
+
+        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertThat(summary.get("events").asLong()).isEqualTo(20_000);
+        assertThat(summary.get("dataRows").asLong()).isEqualTo(20_000);
+        assertThat(summary.get("indexRows").asLong()).isEqualTo(20_000);
+        assertThat(summary.get("deadLetters").asLong()).isZero();
+        assertThat(summary.get("rowsPerSecond").asDouble()).isPositive();
+        assertThat(summary.get("rowsPerBucket")).hasSize(4);
+        long perBucketTotal = 0;
+        for (JsonNode n : summary.get("rowsPerBucket")) {
+            perBucketTotal += n.asLong();
+        }
+        assertThat(perBucketTotal).isEqualTo(20_000);
+        // Sequential timestamps spread over the buckets: none holds more than 1.2 x its fair share.
+        assertThat(summary.get("largestBucketShare").asDouble()).isBetween(1.0, 1.2);
+        JsonNode sample = summary.get("sample");
+        assertThat(sample.size()).isEqualTo(5);
+        String host = sample.get(0).get("hostname").asText();
+        String type = sample.get(0).get("eventType").asText();
+        // The two rows found through the index are the first row's host and type, newest first.
+        assertThat(sample.get(3).get("hostname").asText()).isEqualTo(host);
+        assertThat(sample.get(4).get("eventType").asText()).isEqualTo(type);
+        assertThat(sample.get(3).get("time").asText()).isGreaterThan(sample.get(4).get("time").asText());
+        assertThat(err.toString()).contains("in HBase (committed) 20,000");
+    }
+}

@@ -1,0 +1,88 @@
+package dev.rowflow.pipeline.config;
+
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RowflowConfigTest {
+
+    @Test
+    void shouldNameAMissingRequiredKey() {
+        assertThatThrownBy(() -> new RowflowConfig(Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("kafka.bootstrap.servers");
+    }
+
+    @Test
+    void shouldNameTheKeyAndValueOfABadValue() {
+        assertThatThrownBy(() -> new RowflowConfig(Map.of(
+                "kafka.bootstrap.servers", "b:9092", "keying.salt.buckets", "300")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("300").hasMessageContaining("keying.salt.buckets").hasMessageContaining("256");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownKeyInsteadOfIgnoringATypo() {
+        assertThatThrownBy(() -> new RowflowConfig(Map.of(
+                "kafka.bootstrap.servers", "b:9092", "keying.salt.bucket", "4")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("keying.salt.bucket").hasMessageContaining("unknown key");
+    }
+
+    @Test
+    void shouldPassPrefixedKeysThroughToKafkaAndHBase() {
+        RowflowConfig config = new RowflowConfig(Map.of(
+                "kafka.bootstrap.servers", "b:9092",
+                "kafka.security.protocol", "SSL",
+                "hbase.zookeeper.quorum", "zk1,zk2",
+                "zookeeper.znode.parent", "/hbase-secure",
+                "hbase.site.path", "",
+                "keying.salt.buckets", "4"));
+
+        assertThat(config.kafkaProperties()).containsOnly(
+                Map.entry("bootstrap.servers", "b:9092"), Map.entry("security.protocol", "SSL"));
+        assertThat(config.hbaseProperties()).containsOnly(
+                Map.entry("hbase.zookeeper.quorum", "zk1,zk2"), Map.entry("zookeeper.znode.parent", "/hbase-secure"));
+        assertThat(config.getInt(RowflowConfig.SALT_BUCKETS_CONFIG)).isEqualTo(4);
+    }
+
+    @Test
+    void shouldLetEnvironmentVariablesOverrideTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("rowflow.properties");
+        Files.writeString(file, "kafka.bootstrap.servers=from-file:9092\ntopic.logs=app-logs\n");
+
+        Map<String, String> props = ConfigSources.load(file, Map.of(
+                "ROWFLOW_CONFIG_KAFKA_BOOTSTRAP_SERVERS", "from-env:9092",
+                "ROWFLOW_CONFIG_HBASE_ZOOKEEPER_QUORUM", "zk",
+                "ROWFLOW_SERVICE_HOST", "10.0.0.1",
+                "PATH", "/usr/bin"));
+
+        assertThat(props).containsOnly(
+                Map.entry("kafka.bootstrap.servers", "from-env:9092"),
+                Map.entry("topic.logs", "app-logs"),
+                Map.entry("hbase.zookeeper.quorum", "zk"));
+    }
+
+    @Test
+    void shouldSayWhichFileIsMissing(@TempDir Path dir) {
+        assertThatThrownBy(() -> ConfigSources.load(dir.resolve("nope.properties"), Map.of()))
+                .hasMessageContaining("nope.properties").hasMessageContaining("not found");
+    }
+
+    @Test
+    void shouldDocumentEveryKeyInTheGeneratedTable() {
+        String table = RowflowConfig.markdownTable();
+
+        for (String key : RowflowConfig.CONFIG.names()) {
+            assertThat(table).contains("| `" + key + "` |");
+        }
+        assertThat(table).contains("| `kafka.bootstrap.servers` | string | (required) |");
+    }
+}

@@ -1,0 +1,38 @@
+package dev.rowflow.pipeline.metrics;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MetricsServerTest {
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void shouldServePrometheusMetricsLivenessAndReadiness() throws Exception {
+        try (MetricsServer server = MetricsServer.start(0)) {
+            AtomicBoolean ready = new AtomicBoolean(false);
+
+            HttpResponse<String> metrics = get(server, "/metrics");
+            assertThat(metrics.statusCode()).isEqualTo(200);
+            assertThat(metrics.body()).contains("# TYPE jvm_memory_used_bytes gauge");
+            assertThat(get(server, "/healthz").statusCode()).isEqualTo(200);
+            assertThat(get(server, "/readyz").statusCode()).as("ready before a pipeline says so").isEqualTo(503);
+
+            server.readiness(ready::get);
+            assertThat(get(server, "/readyz").statusCode()).isEqualTo(503);
+            ready.set(true);
+            assertThat(get(server, "/readyz").statusCode()).isEqualTo(200);
+        }
+    }
+
+    private HttpResponse<String> get(MetricsServer server, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,63 @@
+package dev.rowflow.pipeline.topology;
+
+import dev.rowflow.keying.Row;
+import dev.rowflow.sinks.RowSink;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link RowSink} that keeps rows in memory and separates buffered from flushed rows, so a test
+ * can tell what would be durable. For topology unit tests only; integration tests use HBase.
+ */
+final class InMemoryRowSink implements RowSink {
+    private final List<Row> buffered = new ArrayList<>();
+    private final List<Row> flushed = new ArrayList<>();
+    private int flushes;
+    private IOException nextFlushFailure;
+    private boolean closed;
+
+    @Override
+    public void write(Row row) {
+        buffered.add(row);
+    }
+
+    @Override
+    public void flush() throws IOException {
+        flushes++;
+        if (nextFlushFailure != null) {
+            IOException e = nextFlushFailure;
+            nextFlushFailure = null;
+            throw e;
+        }
+        flushed.addAll(buffered);
+        buffered.clear();
+    }
+
+    @Override
+    public void close() throws IOException {
+        flush();
+        closed = true;
+    }
+
+    void failNextFlush(IOException e) {
+        nextFlushFailure = e;
+    }
+
+    int flushes() {
+        return flushes;
+    }
+
+    List<Row> buffered() {
+        return buffered;
+    }
+
+    List<Row> flushed() {
+        return flushed;
+    }
+
+    boolean closed() {
+        return closed;
+    }
+}
