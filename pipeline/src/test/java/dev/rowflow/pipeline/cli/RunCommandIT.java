@@ -1,0 +1,157 @@
+package dev.rowflow.pipeline.cli;
+
+import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.pipeline.load.LogEventGenerator;
+import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.pipeline.runtime.KafkaTopics;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The production artifact as an operator runs it: {@code java -jar rowflow-pipeline.jar run
+ * --config FILE} in its own JVM, with only its own lib/ (no embedded stack), against the embedded
+ * Kafka and HBase as if they were external; stopped with SIGTERM.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class RunCommandIT {
+    private static EmbeddedStack stack;
+
+    @BeforeAll
+    static void startStack() {
+        stack = EmbeddedStack.start();
+    }
+
+    @AfterAll
+    static void stopStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void shouldRunFromAConfigFileAndEnvironmentAndCommitEverythingBeforeExitingOnSigterm(@TempDir Path dir)
+            throws Exception {
+        int metricsPort = freePort();
+        Path configFile = dir.resolve("rowflow.properties");
+        Files.writeString(configFile, stack.rowflowProperties().entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n"))
+                + "\napplication.id=it-run\ntable.log.data=run_data\ntable.log.index=run_index\n"
+                + "keying.salt.buckets=4\nmetrics.port=" + metricsPort + "\n"
+                // a long commit interval: the rows of the last records are committed by SIGTERM
+                + "kafka.commit.interval.ms=600000\n");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafka().bootstrapServers()))) {
+            KafkaTopics.createIfAbsent(admin, "run-logs", Optional.of(2), Duration.ofSeconds(30));
+            try (LogEventProducer producer = LogEventProducer.open(
+                    Map.of("bootstrap.servers", stack.kafka().bootstrapServers()), "run-logs")) {
+                producer.sendAll(new LogEventGenerator(11, 20, 1_700_000_000_000L), 2_000, () -> false);
+            }
+
+            ProcessBuilder builder = new ProcessBuilder(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-jar", System.getProperty("rowflow.pipeline.jar"), "run", "--config", configFile.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("rowflow.log").toFile());
+            // The topic comes from the environment, overriding the file's default.
+            builder.environment().put("ROWFLOW_CONFIG_TOPIC_LOGS", "run-logs");
+            Process rowflow = builder.start();
+            try {
+                awaitReady(metricsPort, rowflow, dir);
+                awaitRows("run_data", 2_000, rowflow, dir);
+                assertThat(KafkaTopics.uncommitted(admin, "it-run", "run-logs"))
+                        .as("nothing committed yet with a 10-minute commit interval").isEqualTo(2_000);
+
+                rowflow.destroy(); // SIGTERM
+                assertThat(rowflow.waitFor(60, TimeUnit.SECONDS)).as("exited within 60 s of SIGTERM").isTrue();
+            } finally {
+                rowflow.destroyForcibly();
+            }
+
+            assertThat(KafkaTopics.uncommitted(admin, "it-run", "run-logs")).as("committed on SIGTERM").isZero();
+            assertThat(countRows("run_data")).isEqualTo(2_000);
+            assertThat(countRows("run_index")).isEqualTo(2_000);
+            assertThat(Files.readString(dir.resolve("rowflow.log"))).contains("stopping: committing and closing");
+        }
+    }
+
+    private static void awaitReady(int port, Process rowflow, Path dir) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline) {
+            assertThat(rowflow.isAlive()).as("rowflow alive; its log:%n%s", log(dir)).isTrue();
+            try {
+                HttpResponse<String> ready = http.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
+                if (ready.statusCode() == 200) {
+                    return;
+                }
+            } catch (java.io.IOException notListeningYet) {
+                // the JVM is still starting
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("rowflow never became ready; its log:\n" + log(dir));
+    }
+
+    private static void awaitRows(String table, long expected, Process rowflow, Path dir) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (countRows(table) < expected && System.nanoTime() < deadline) {
+            assertThat(rowflow.isAlive()).as("rowflow alive; its log:%n%s", log(dir)).isTrue();
+            Thread.sleep(200);
+        }
+        assertThat(countRows(table)).isEqualTo(expected);
+    }
+
+    private static long countRows(String table) throws Exception {
+        try (Connection connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration());
+             Table t = connection.getTable(TableName.valueOf(table))) {
+            if (!connection.getAdmin().tableExists(TableName.valueOf(table))) {
+                return 0;
+            }
+            long rows = 0;
+            try (ResultScanner scanner = t.getScanner(new Scan())) {
+                for (Result ignored : scanner) {
+                    rows++;
+                }
+            }
+            return rows;
+        }
+    }
+
+    private static String log(Path dir) throws Exception {
+        Path log = dir.resolve("rowflow.log");
+        return Files.exists(log) ? Files.readString(log) : "(no log)";
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
