@@ -41,15 +41,6 @@ public final class Row {
         return cells;
     }
 
-    /** Bytes this row occupies in a write buffer, roughly: key stamped on every cell. */
-    public long estimatedSize() {
-        long size = 0;
-        for (Cell c : cells) {
-            size += key.length + c.family().length + c.qualifier().length + c.value().length + Long.BYTES;
-        }
-        return size;
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof Row r

@@ -55,10 +55,6 @@ public final class BucketedLogKey {
         this.buckets = buckets;
     }
 
-    public int buckets() {
-        return buckets;
-    }
-
     /** The row key of an event; see the class javadoc for the layout. */
     public byte[] encode(String hostname, long timestamp, String eventType) {
         byte[] host = KeyBytes.textPart("hostname", hostname);

@@ -27,10 +27,6 @@ public final class LogEventRows {
         this.dataKey = dataKey;
     }
 
-    public BucketedLogKey dataKey() {
-        return dataKey;
-    }
-
     /**
      * The data row and the index row of {@code event}, in that order.
      *

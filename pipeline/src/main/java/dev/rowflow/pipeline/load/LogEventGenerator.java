@@ -4,6 +4,7 @@ import dev.rowflow.events.LogEvent;
 import dev.rowflow.events.Severity;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,16 +39,12 @@ public final class LogEventGenerator {
             throw new IllegalArgumentException("hostCount must be >= 1, got " + hostCount);
         }
         this.random = new SplittableRandom(seed);
-        this.hosts = new java.util.ArrayList<>(hostCount);
+        this.hosts = new ArrayList<>(hostCount);
         for (int i = 0; i < hostCount; i++) {
             hosts.add(String.format("%s-%03d.%s.example.com",
                     ROLES.get(i % ROLES.size()), i / ROLES.size() + 1, REGIONS.get(i % REGIONS.size())));
         }
         this.nextTimestamp = startTimestamp;
-    }
-
-    public List<String> hosts() {
-        return List.copyOf(hosts);
     }
 
     public LogEvent next() {

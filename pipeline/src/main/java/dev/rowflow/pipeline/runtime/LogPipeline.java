@@ -116,6 +116,9 @@ public final class LogPipeline implements AutoCloseable {
     /** The HBase client configuration: hbase-site.xml if configured, then the hbase.* keys. */
     public static Configuration hbaseConfiguration(RowflowConfig config) {
         Configuration conf = HBaseConfiguration.create();
+        // The client would otherwise unpack server-side jars (custom filters) into
+        // ${hbase.tmp.dir}/local/jars; rowflow uses none, and the container's root is read-only.
+        conf.setBoolean("hbase.use.dynamic.jars", false);
         String site = config.getString(RowflowConfig.HBASE_SITE_PATH_CONFIG);
         if (!site.isEmpty()) {
             if (!new java.io.File(site).isFile()) {
@@ -135,14 +138,6 @@ public final class LogPipeline implements AutoCloseable {
     /** Blocks until the streams have stopped, by {@link #close()} or by an unrecoverable error. */
     public void awaitTermination() throws InterruptedException {
         terminated.await();
-    }
-
-    public KafkaStreams streams() {
-        return streams;
-    }
-
-    public Connection hbase() {
-        return hbase;
     }
 
     /** Commits (flushing the sinks), leaves the group, closes the HBase connection. */
