@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.cli;
 
 import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.pipeline.load.LogEventGenerator;
 import dev.rowflow.pipeline.load.LogEventProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
@@ -12,10 +13,10 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetAddress;
@@ -40,19 +41,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Kafka and HBase as if they were external; stopped with SIGTERM.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@ExtendWith(EmbeddedStackExtension.class)
 class RunCommandIT {
     private static EmbeddedStack stack;
 
     @BeforeAll
-    static void startStack() {
-        stack = EmbeddedStack.start();
-    }
-
-    @AfterAll
-    static void stopStack() {
-        if (stack != null) {
-            stack.close();
-        }
+    static void shareStack(EmbeddedStack shared) {
+        stack = shared;
     }
 
     @Test

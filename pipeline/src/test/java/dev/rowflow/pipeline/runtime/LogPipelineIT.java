@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.runtime;
 
 import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.load.LogEventGenerator;
@@ -18,10 +19,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -41,20 +42,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * broker, the production topology, rows read back from a real HBase with plain hbase-client.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@ExtendWith(EmbeddedStackExtension.class)
 class LogPipelineIT {
     private static final int SALT_BUCKETS = 8;
     private static EmbeddedStack stack;
 
     @BeforeAll
-    static void startStack() {
-        stack = EmbeddedStack.start();
-    }
-
-    @AfterAll
-    static void stopStack() {
-        if (stack != null) {
-            stack.close();
-        }
+    static void shareStack(EmbeddedStack shared) {
+        stack = shared;
     }
 
     @Test
