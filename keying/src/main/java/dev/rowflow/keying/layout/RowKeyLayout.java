@@ -1,0 +1,507 @@
+package dev.rowflow.keying.layout;
+
+import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.KeyBytes;
+import org.apache.commons.codec.digest.MurmurHash3;
+
+import java.io.ByteArrayOutputStream;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * A row key design: an optional {@link Salt} followed by {@link KeyPart}s, written as a spec
+ * string such as {@code bucket(16) | timestamp:ts, hostname:text, eventType:text}.
+ *
+ * <h2>Spec</h2>
+ * <pre>
+ * layout := [salt "|"] part ("," part)*
+ * salt   := "bucket(" N ["," "hash=" field ("+" field)*] ["," "mod=" field] ")" | "hex(" W ")" | "bin(" W ")"
+ * part   := field ":" encoding          encoding: text md5 uid long ts rts dec byte (see KeyEncodings)
+ * </pre>
+ *
+ * <h2>Byte layout</h2>
+ * {@code [salt: Salt.width() bytes][part 1]...[part n]}, each part as its {@link KeyEncoding}
+ * specifies; the unsalted key is everything after the salt, so dropping the prefix recovers it.
+ *
+ * <h2>Examples (each checked byte for byte by {@code RowKeyLayoutTest})</h2>
+ * <ul>
+ *   <li>{@code hex(4) | timestamp:dec}, timestamp 1364248490: {@code "ffe51364248490"} (the seeds' example);</li>
+ *   <li>{@code hostname:text, eventType:text, timestamp:rts}, web-01/login/1364248490000:
+ *       {@code 'web-01' 00 'login' 00 7F FF FE C2 5C 74 0F EF} (host-led, newest first);</li>
+ *   <li>{@code bucket(16) | timestamp:ts, hostname:text, eventType:text}: one bucket byte, then
+ *       {@code 00 00 01 3D A3 8B F0 10 'web-01' 00 'login'} (the seed's bucketed time-led key).</li>
+ * </ul>
+ *
+ * <h2>Reads</h2>
+ * {@link #scanRanges} turns a {@link KeyQuery} into key ranges: one per salt prefix the query
+ * cannot pin down, to be merged back by {@link #mergeOrder()}. {@link #splitPoints} gives region
+ * boundaries that put keys into every region.
+ *
+ * <p>Immutable and thread-safe (given a thread-safe {@link UidResolver}).
+ */
+public final class RowKeyLayout {
+    /** More salt prefixes than this make a range scan a table scan in disguise: refused. */
+    public static final int MAX_FAN_OUT = 4096;
+
+    private final Salt salt;
+    private final List<KeyPart> parts;
+    /** Leading parts a partial-key salt hashes; 0 = the whole unsalted key. */
+    private final int hashedParts;
+    /** Index of the part a {@code mod=} bucket takes, or -1. */
+    private final int modPart;
+
+    public RowKeyLayout(Salt salt, List<KeyPart> parts) {
+        this.salt = salt;
+        this.parts = List.copyOf(parts);
+        if (this.parts.isEmpty()) {
+            throw new IllegalArgumentException("a layout needs at least one key part");
+        }
+        int hashed = 0;
+        int mod = -1;
+        if (salt instanceof Salt.Bucket bucket) {
+            List<String> names = this.parts.stream().map(KeyPart::field).toList();
+            for (String field : bucket.hashFields()) {
+                if (hashed >= names.size() || !names.get(hashed).equals(field)) {
+                    throw new IllegalArgumentException("hash=" + String.join("+", bucket.hashFields())
+                            + " must name the leading key parts in order (" + String.join(", ", names)
+                            + "): only then do the rows of one value share a bucket and form one range");
+                }
+                hashed++;
+            }
+            if (bucket.modField() != null) {
+                mod = names.indexOf(bucket.modField());
+                if (mod < 0 || this.parts.get(mod).encoding().textual()) {
+                    throw new IllegalArgumentException("mod=" + bucket.modField() + " must name a numeric key part");
+                }
+            }
+        }
+        this.hashedParts = hashed;
+        this.modPart = mod;
+    }
+
+    /**
+     * Parses a spec (see the class javadoc).
+     *
+     * @param uids resolves {@code uid} parts; may be null when the spec has none
+     * @throws IllegalArgumentException naming the part of the spec that is wrong
+     */
+    public static RowKeyLayout parse(String spec, UidResolver uids) {
+        return LayoutSpec.parse(spec, uids);
+    }
+
+    public Salt salt() {
+        return salt;
+    }
+
+    public List<KeyPart> parts() {
+        return parts;
+    }
+
+    /** The canonical spec of this layout. */
+    public String spec() {
+        String body = parts.stream().map(KeyPart::spec).collect(Collectors.joining(", "));
+        return salt.width() == 0 ? body : salt.spec() + " | " + body;
+    }
+
+    @Override
+    public String toString() {
+        return spec();
+    }
+
+    // ---------------------------------------------------------------- encode
+
+    /**
+     * The row key of the values {@code fields} gives by part name. Allocates the key array only.
+     *
+     * @throws InvalidEventException if a value is missing or cannot be a key part
+     */
+    public byte[] encode(Function<String, ?> fields) {
+        int width = salt.width();
+        int length = width;
+        int last = parts.size() - 1;
+        for (int i = 0; i <= last; i++) {
+            KeyPart part = parts.get(i);
+            length += part.encoding().encodedLength(required(fields, part), i == last);
+        }
+        byte[] key = new byte[length];
+        int offset = width;
+        int hashedEnd = key.length;
+        for (int i = 0; i <= last; i++) {
+            KeyPart part = parts.get(i);
+            offset = part.encoding().encode(required(fields, part), i == last, key, offset);
+            if (i == hashedParts - 1) {
+                hashedEnd = offset;
+            }
+        }
+        writeSalt(key, hashedEnd, fields);
+        return key;
+    }
+
+    /** The row key of {@code values}, one per part in order. */
+    public byte[] encode(Object... values) {
+        if (values.length != parts.size()) {
+            throw new IllegalArgumentException("layout " + spec() + " has " + parts.size() + " parts, got "
+                    + values.length + " values");
+        }
+        Map<String, Object> byName = new LinkedHashMap<>();
+        for (int i = 0; i < values.length; i++) {
+            byName.put(parts.get(i).field(), values[i]);
+        }
+        return encode(byName::get);
+    }
+
+    private static Object required(Function<String, ?> fields, KeyPart part) {
+        Object value = fields.apply(part.field());
+        if (value == null) {
+            throw new InvalidEventException(part.field(), null, "is part of the row key and must be present");
+        }
+        return value;
+    }
+
+    private void writeSalt(byte[] key, int hashedEnd, Function<String, ?> fields) {
+        if (salt instanceof Salt.Bucket bucket) {
+            key[0] = (byte) (modPart >= 0
+                    ? Math.floorMod(KeyEncodings.number(fields.apply(parts.get(modPart).field()), "mod"), bucket.buckets())
+                    : Math.floorMod(MurmurHash3.hash32x86(key, 1, hashedEnd - 1, 0), bucket.buckets()));
+        } else if (salt instanceof Salt.Hex hex) {
+            String digest = HexFormat.of().formatHex(md5(key, hex.width()));
+            for (int i = 0; i < hex.width(); i++) {
+                key[i] = (byte) digest.charAt(digest.length() - hex.width() + i);
+            }
+        } else if (salt instanceof Salt.Binary bin) {
+            byte[] digest = md5(key, bin.width());
+            System.arraycopy(digest, digest.length - bin.width(), key, 0, bin.width());
+        }
+    }
+
+    private static byte[] md5(byte[] key, int from) {
+        MessageDigest md5 = KeyEncodings.md5();
+        md5.update(key, from, key.length - from);
+        return md5.digest();
+    }
+
+    // ---------------------------------------------------------------- decode
+
+    /**
+     * The salt and the part values of {@code key}.
+     *
+     * @throws IllegalArgumentException if {@code key} was not written by this layout
+     */
+    public DecodedKey decode(byte[] key) {
+        int width = salt.width();
+        if (key.length < width) {
+            throw new IllegalArgumentException("key " + KeyBytes.toStringBinary(key) + " is shorter than the salt of " + spec());
+        }
+        Object saltValue = null;
+        if (salt instanceof Salt.Bucket bucket) {
+            int b = key[0] & 0xFF;
+            if (b >= bucket.buckets()) {
+                throw new IllegalArgumentException("bucket " + b + " of key " + KeyBytes.toStringBinary(key)
+                        + " is outside the " + bucket.buckets() + " buckets of " + spec());
+            }
+            saltValue = b;
+        } else if (salt instanceof Salt.Hex hex) {
+            saltValue = new String(key, 0, hex.width(), java.nio.charset.StandardCharsets.US_ASCII);
+        } else if (salt instanceof Salt.Binary bin) {
+            saltValue = HexFormat.of().formatHex(key, 0, bin.width());
+        }
+        Map<String, Object> values = new LinkedHashMap<>();
+        int offset = width;
+        int last = parts.size() - 1;
+        try {
+            for (int i = 0; i <= last; i++) {
+                KeyEncoding encoding = parts.get(i).encoding();
+                int end = encoding.end(key, offset, i == last);
+                if (end > key.length) {
+                    throw new IllegalArgumentException("part " + parts.get(i).spec() + " runs past the end");
+                }
+                values.put(parts.get(i).field(), encoding.decode(key, offset, end, i == last));
+                offset = end;
+            }
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("key " + KeyBytes.toStringBinary(key) + " does not fit layout " + spec()
+                    + ": " + e.getMessage(), e);
+        }
+        if (offset != key.length) {
+            throw new IllegalArgumentException("key " + KeyBytes.toStringBinary(key) + " has " + (key.length - offset)
+                    + " bytes after the last part of layout " + spec());
+        }
+        return new DecodedKey(saltValue, values);
+    }
+
+    /** The key without its salt prefix. */
+    public byte[] unsalted(byte[] key) {
+        return Arrays.copyOfRange(key, salt.width(), key.length);
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /**
+     * The key ranges that hold exactly the rows {@code query} asks for, ordered by start key. With
+     * a salt the query cannot pin down, one range per salt prefix: merge their rows with
+     * {@link #mergeOrder()} to read them in unsalted key order.
+     *
+     * @throws IllegalArgumentException if the query does not fit the layout: more values than
+     *                                  parts, a range on a part without byte order, or a fan-out
+     *                                  over more than {@link #MAX_FAN_OUT} salt prefixes
+     */
+    public List<KeyRange> scanRanges(KeyQuery query) {
+        int fixed = query.equal().size();
+        int last = parts.size() - 1;
+        if (fixed > parts.size() || (fixed == parts.size() && query.hasRange())) {
+            throw new IllegalArgumentException("query " + query + " has more parts than layout " + spec());
+        }
+        ByteArrayOutputStream prefix = new ByteArrayOutputStream();
+        int hashedEnd = -1;
+        for (int i = 0; i < fixed; i++) {
+            KeyPart part = parts.get(i);
+            Object value = query.equal().get(i);
+            byte[] bytes = new byte[part.encoding().encodedLength(value, i == last)];
+            part.encoding().encode(value, i == last, bytes, 0);
+            prefix.writeBytes(bytes);
+            if (i == hashedParts - 1) {
+                hashedEnd = prefix.size();
+            }
+        }
+        byte[] start;
+        byte[] stop;
+        byte[] p = prefix.toByteArray();
+        if (fixed == parts.size()) {
+            start = p;
+            stop = Arrays.copyOf(p, p.length + 1); // the smallest key after p itself
+        } else if (query.hasRange()) {
+            KeyPart part = parts.get(fixed);
+            boolean isLast = fixed == last;
+            switch (part.encoding().order()) {
+                case 1 -> {
+                    start = query.from() == null ? p : concat(p, bound(part, query.from(), isLast));
+                    stop = query.to() == null ? prefixEnd(p) : concat(p, bound(part, query.to(), isLast));
+                }
+                case -1 -> {
+                    // Descending bytes: ts in [from, to) is raw in (raw(to), raw(from)].
+                    long to = query.to() == null ? 0 : KeyEncodings.number(query.to(), part.field());
+                    start = query.to() == null ? p : concat(p, bound(part, to - 1, isLast));
+                    stop = query.from() == null ? prefixEnd(p) : prefixEnd(concat(p, bound(part, query.from(), isLast)));
+                }
+                default -> throw new IllegalArgumentException("part " + part.spec() + " of layout " + spec()
+                        + " has no byte order, so a range on it is no key range");
+            }
+        } else {
+            start = p;
+            stop = prefixEnd(p);
+        }
+        return salted(start, stop, query, fixed, hashedEnd, p);
+    }
+
+    private List<KeyRange> salted(byte[] start, byte[] stop, KeyQuery query, int fixed, int hashedEnd, byte[] prefix) {
+        List<byte[]> prefixes;
+        if (salt instanceof Salt.Bucket bucket) {
+                Integer pinned = null;
+                if (modPart >= 0 && modPart < fixed) {
+                    pinned = Math.floorMod(KeyEncodings.number(query.equal().get(modPart), "mod"), bucket.buckets());
+                } else if (modPart < 0 && hashedParts > 0 && hashedParts <= fixed) {
+                    pinned = Math.floorMod(MurmurHash3.hash32x86(prefix, 0, hashedEnd, 0), bucket.buckets());
+                } else if (modPart < 0 && hashedParts == 0 && fixed == parts.size()) {
+                    pinned = Math.floorMod(MurmurHash3.hash32x86(prefix, 0, prefix.length, 0), bucket.buckets());
+                }
+                prefixes = new ArrayList<>();
+                for (int b = 0; b < bucket.buckets(); b++) {
+                    if (pinned == null || pinned == b) {
+                        prefixes.add(new byte[] {(byte) b});
+                    }
+                }
+        } else if (salt instanceof Salt.Hex hex) {
+            prefixes = fixed == parts.size() ? List.of(Arrays.copyOf(encodeFull(query), hex.width()))
+                    : hexPrefixes(hex.width());
+        } else if (salt instanceof Salt.Binary bin) {
+            prefixes = fixed == parts.size() ? List.of(Arrays.copyOf(encodeFull(query), bin.width()))
+                    : binaryPrefixes(bin.width());
+        } else {
+            prefixes = List.of(new byte[0]);
+        }
+        List<KeyRange> ranges = new ArrayList<>(prefixes.size());
+        for (byte[] saltPrefix : prefixes) {
+            ranges.add(new KeyRange(concat(saltPrefix, start),
+                    stop.length == 0 ? prefixEnd(saltPrefix) : concat(saltPrefix, stop)));
+        }
+        return ranges;
+    }
+
+    private byte[] encodeFull(KeyQuery query) {
+        return encode(query.equal().toArray());
+    }
+
+    private static List<byte[]> hexPrefixes(int width) {
+        long count = 1L << (4 * width);
+        checkFanOut(count, "hex(" + width + ")");
+        List<byte[]> all = new ArrayList<>((int) count);
+        for (long i = 0; i < count; i++) {
+            all.add(hex(i, width));
+        }
+        return all;
+    }
+
+    private static List<byte[]> binaryPrefixes(int width) {
+        long count = 1L << (8 * width);
+        checkFanOut(count, "bin(" + width + ")");
+        List<byte[]> all = new ArrayList<>((int) count);
+        for (long i = 0; i < count; i++) {
+            all.add(bigEndian(i, width));
+        }
+        return all;
+    }
+
+    private static void checkFanOut(long count, String salt) {
+        if (count > MAX_FAN_OUT) {
+            throw new IllegalArgumentException("a range over a " + salt + " salt needs " + count
+                    + " scans (more than " + MAX_FAN_OUT + "): hashing the whole key makes ranges unscannable "
+                    + "(seed 000); use bucket(N) or a partial-key salt for range reads");
+        }
+    }
+
+    private static byte[] bound(KeyPart part, Object value, boolean last) {
+        if (part.encoding().textual()) {
+            // Raw UTF-8 without the terminator: "lo" sorts before "lo\0..." and every longer text.
+            byte[] bytes = new byte[part.encoding().encodedLength(value, true)];
+            part.encoding().encode(value, true, bytes, 0);
+            return bytes;
+        }
+        byte[] bytes = new byte[part.encoding().encodedLength(value, last)];
+        part.encoding().encode(value, last, bytes, 0);
+        return bytes;
+    }
+
+    /**
+     * The smallest key greater than every key that starts with {@code prefix}: trailing
+     * {@code 0xFF} bytes dropped, the last other byte incremented ({@code [01 FF] -> [02]}); empty
+     * (the end of the table) when there is no such key.
+     */
+    public static byte[] prefixEnd(byte[] prefix) {
+        int i = prefix.length - 1;
+        while (i >= 0 && prefix[i] == (byte) 0xFF) {
+            i--;
+        }
+        if (i < 0) {
+            return new byte[0];
+        }
+        byte[] end = Arrays.copyOf(prefix, i + 1);
+        end[i]++;
+        return end;
+    }
+
+    /** Orders keys by their unsalted part: how rows of several salt ranges merge back. */
+    public Comparator<byte[]> mergeOrder() {
+        int width = salt.width();
+        return (a, b) -> Arrays.compareUnsigned(a, width, a.length, b, width, b.length);
+    }
+
+    // ---------------------------------------------------------------- splits
+
+    /**
+     * Region boundaries ({@code regions - 1} of them) that give every region keys, from the salt:
+     * at bucket boundaries for {@code bucket(N)} (regions at most N), evenly over the hex digits
+     * for {@code hex(W)} -- not {@code Bytes.split} over raw bytes, which leaves the regions
+     * between {@code '9'} and {@code 'a'} empty (seed 002, 1.3.6) -- and over the bytes for
+     * {@code bin(W)} or a leading {@code md5} part.
+     *
+     * @throws IllegalArgumentException for a layout whose leading bytes are not spread by design
+     *                                  (use {@link #splitPoints(int, Collection)} with sample keys)
+     */
+    public List<byte[]> splitPoints(int regions) {
+        if (regions < 1) {
+            throw new IllegalArgumentException("regions must be >= 1, got " + regions);
+        }
+        List<byte[]> splits = new ArrayList<>();
+        if (salt instanceof Salt.Bucket bucket) {
+                if (regions > bucket.buckets()) {
+                    throw new IllegalArgumentException(regions + " regions over " + bucket.buckets()
+                            + " buckets would leave regions empty: at most one region per bucket");
+                }
+                for (int i = 1; i < regions; i++) {
+                    splits.add(new byte[] {(byte) ((long) i * bucket.buckets() / regions)});
+                }
+        } else if (salt instanceof Salt.Hex hex) {
+                long space = 1L << (4 * hex.width());
+                checkRegions(regions, space, salt.spec());
+                for (int i = 1; i < regions; i++) {
+                    splits.add(hex(i * space / regions, hex.width()));
+                }
+        } else if (salt instanceof Salt.Binary bin) {
+            evenBytes(regions, bin.width(), splits, salt.spec());
+        } else {
+            if (parts.get(0).encoding() != KeyEncodings.MD5) {
+                throw new IllegalArgumentException("layout " + spec() + " leads with " + parts.get(0).spec()
+                        + ", whose bytes are not spread by design: split from sample keys instead");
+            }
+            evenBytes(regions, 2, splits, "md5");
+        }
+        return splits;
+    }
+
+    /**
+     * Region boundaries at the quantiles of {@code sampleKeys} (distinct keys, e.g. one per known
+     * host): each region gets a share of the samples.
+     */
+    public static List<byte[]> splitPoints(int regions, Collection<byte[]> sampleKeys) {
+        List<byte[]> sorted = new ArrayList<>(sampleKeys);
+        sorted.sort(Arrays::compareUnsigned);
+        List<byte[]> distinct = new ArrayList<>();
+        for (byte[] key : sorted) {
+            if (distinct.isEmpty() || !Arrays.equals(distinct.get(distinct.size() - 1), key)) {
+                distinct.add(key);
+            }
+        }
+        if (regions < 1 || regions > distinct.size()) {
+            throw new IllegalArgumentException(regions + " regions need at least as many distinct sample keys, got "
+                    + distinct.size());
+        }
+        List<byte[]> splits = new ArrayList<>();
+        for (int i = 1; i < regions; i++) {
+            splits.add(distinct.get((int) ((long) i * distinct.size() / regions)));
+        }
+        return splits;
+    }
+
+    private static void evenBytes(int regions, int width, List<byte[]> splits, String what) {
+        long space = 1L << (8 * width);
+        checkRegions(regions, space, what);
+        for (int i = 1; i < regions; i++) {
+            splits.add(bigEndian(i * space / regions, width));
+        }
+    }
+
+    private static void checkRegions(int regions, long space, String what) {
+        if (regions > space) {
+            throw new IllegalArgumentException(regions + " regions exceed the " + space + " prefixes of " + what);
+        }
+    }
+
+    private static byte[] hex(long value, int width) {
+        String digits = HexFormat.of().toHexDigits(value);
+        return digits.substring(digits.length() - width).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] bigEndian(long value, int width) {
+        byte[] bytes = new byte[width];
+        for (int i = width - 1; i >= 0; i--) {
+            bytes[i] = (byte) value;
+            value >>>= 8;
+        }
+        return bytes;
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
+    }
+}

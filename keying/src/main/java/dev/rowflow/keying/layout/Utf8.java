@@ -1,0 +1,62 @@
+package dev.rowflow.keying.layout;
+
+import dev.rowflow.keying.InvalidEventException;
+
+/**
+ * UTF-8 straight into a key array: {@link String#getBytes} would allocate a second array per
+ * part. Refuses NUL (the part terminator) and unpaired surrogates (they have no UTF-8 form).
+ */
+final class Utf8 {
+    private Utf8() {
+    }
+
+    static int length(String s) {
+        int n = s.length();
+        int bytes = n;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                if (c == 0) {
+                    throw new InvalidEventException("text key part", s, "must not contain the NUL character (it ends key parts)");
+                }
+            } else if (c < 0x800) {
+                bytes += 1;
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 2; // 4 bytes for the pair of 2 chars
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new InvalidEventException("text key part", s, "has an unpaired surrogate at index " + i
+                        + ", which has no UTF-8 form");
+            } else {
+                bytes += 2;
+            }
+        }
+        return bytes;
+    }
+
+    /** Writes {@code s}, already checked by {@link #length}; returns the offset after it. */
+    static int write(String s, byte[] dst, int offset) {
+        int n = s.length();
+        int p = offset;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                dst[p++] = (byte) c;
+            } else if (c < 0x800) {
+                dst[p++] = (byte) (0xC0 | (c >> 6));
+                dst[p++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isHighSurrogate(c)) {
+                int cp = Character.toCodePoint(c, s.charAt(++i));
+                dst[p++] = (byte) (0xF0 | (cp >> 18));
+                dst[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                dst[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                dst[p++] = (byte) (0x80 | (cp & 0x3F));
+            } else {
+                dst[p++] = (byte) (0xE0 | (c >> 12));
+                dst[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                dst[p++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        return p;
+    }
+}
