@@ -3,9 +3,13 @@ package dev.rowflow.demo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.keying.KeyBytes;
-import dev.rowflow.keying.log.BucketedLogKey;
+import dev.rowflow.keying.layout.KeyPart;
+import dev.rowflow.keying.layout.KeyQuery;
+import dev.rowflow.keying.layout.KeyRange;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.layout.Salt;
 import dev.rowflow.keying.log.LogColumns;
-import dev.rowflow.keying.log.LogKey;
+import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.load.LogEventGenerator;
 import dev.rowflow.pipeline.load.LogEventProducer;
@@ -71,9 +75,14 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--hosts", defaultValue = "200", description = "Distinct hosts (default: ${DEFAULT-VALUE}).")
     int hosts;
 
-    @Option(names = "--salt-buckets", defaultValue = "8",
-            description = "Salt buckets of the data key, = data table regions (default: ${DEFAULT-VALUE}).")
-    int saltBuckets;
+    @Option(names = "--data-layout", paramLabel = "SPEC",
+            defaultValue = "bucket(8) | timestamp:ts, hostname:text, eventType:text",
+            description = "Row key layout of the data table (default: ${DEFAULT-VALUE}); see `rowflow keys --help`.")
+    String dataLayout;
+
+    @Option(names = "--index-layout", paramLabel = "SPEC", defaultValue = LogEventRows.DEFAULT_INDEX_LAYOUT,
+            description = "Row key layout of the index table (default: ${DEFAULT-VALUE}).")
+    String indexLayout;
 
     @Option(names = "--partitions", defaultValue = "4",
             description = "Partitions of the logs topic (default: ${DEFAULT-VALUE}).")
@@ -139,7 +148,8 @@ final class DemoCommand implements Callable<Integer> {
         Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties());
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(RowflowConfig.LOGS_TOPIC_CONFIG, TOPIC);
-        props.put(RowflowConfig.SALT_BUCKETS_CONFIG, saltBuckets);
+        props.put(RowflowConfig.LOG_DATA_LAYOUT_CONFIG, dataLayout);
+        props.put(RowflowConfig.LOG_INDEX_LAYOUT_CONFIG, indexLayout);
         props.put(RowflowConfig.METRICS_PORT_CONFIG, metricsPort);
         // Commit (and so flush to HBase) every second, so progress shows what is durable.
         props.put("kafka.commit.interval.ms", "1000");
@@ -205,14 +215,17 @@ final class DemoCommand implements Callable<Integer> {
 
     /** Counts and samples the rows with plain hbase-client, after the pipeline has stopped. */
     private DemoSummary readBack(Run run, RowflowConfig config, Admin admin) throws Exception {
+        LogEventRows layouts = config.logEventRows();
+        int buckets = layouts.dataLayout().salt() instanceof Salt.Bucket bucket ? bucket.buckets() : 0;
         try (Connection connection = ConnectionFactory.createConnection(LogPipeline.hbaseConfiguration(config))) {
-            BucketedLogKey dataKey = new BucketedLogKey(saltBuckets);
-            long[] perBucket = new long[saltBuckets];
+            long[] perBucket = new long[buckets];
             long dataRows = 0;
             try (Table data = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)));
                  ResultScanner rows = data.getScanner(countingScan())) {
                 for (Result row : rows) {
-                    perBucket[row.getRow()[0] & 0xFF]++;
+                    if (buckets > 0) {
+                        perBucket[row.getRow()[0] & 0xFF]++;
+                    }
                     dataRows++;
                 }
             }
@@ -226,50 +239,54 @@ final class DemoCommand implements Callable<Integer> {
             long deadLetters = KafkaTopics.endOffsets(admin, config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG))
                     .values().stream().mapToLong(Long::longValue).sum();
             long largest = Arrays.stream(perBucket).max().orElse(0);
-            double fairShare = (double) dataRows / saltBuckets;
+            double share = dataRows == 0 || buckets == 0 ? 0 : round(largest / ((double) dataRows / buckets));
             return new DemoSummary(run.events(), dataRows, indexRows, deadLetters, round(run.seconds()),
-                    round(run.events() / run.seconds()), round((dataRows + indexRows) / run.seconds()), saltBuckets,
-                    Arrays.stream(perBucket).boxed().toList(), dataRows == 0 ? 0 : round(largest / fairShare),
-                    sample(connection, config, dataKey));
+                    round(run.events() / run.seconds()), round((dataRows + indexRows) / run.seconds()),
+                    layouts.dataLayout().spec(), layouts.indexLayout().spec(),
+                    Arrays.stream(perBucket).boxed().toList(), share, sample(connection, config, layouts));
         }
     }
 
     /**
      * Three rows of the data table, then for the first one's host and event type the newest rows
-     * through the host-led index -- the scan the index key was designed for.
+     * through the index, when the index layout leads with hostname and event type -- the scan the
+     * host-led key was designed for.
      */
     private static List<DemoSummary.SampleRow> sample(Connection connection, RowflowConfig config,
-                                                      BucketedLogKey dataKey) throws Exception {
+                                                      LogEventRows layouts) throws Exception {
         List<DemoSummary.SampleRow> sample = new ArrayList<>();
         try (Table data = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)));
              Table index = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG)))) {
             try (ResultScanner rows = data.getScanner(new Scan().setLimit(3))) {
                 for (Result row : rows) {
-                    sample.add(sampleRow(dataKey, row, "scan of the data table"));
+                    sample.add(sampleRow(layouts.dataLayout(), row, "scan of the data table"));
                 }
             }
-            if (sample.isEmpty()) {
+            List<String> indexFields = layouts.indexLayout().parts().stream().map(KeyPart::field).toList();
+            if (sample.isEmpty() || indexFields.size() < 2
+                    || !indexFields.subList(0, 2).equals(List.of("hostname", "eventType"))) {
                 return sample;
             }
             DemoSummary.SampleRow first = sample.get(0);
-            byte[] prefix = Bytes.add(Bytes.toBytes(first.hostname()), new byte[] {KeyBytes.TERMINATOR},
-                    Bytes.add(Bytes.toBytes(first.eventType()), new byte[] {KeyBytes.TERMINATOR}));
-            try (ResultScanner entries = index.getScanner(new Scan().setStartStopRowForPrefixScan(prefix).setLimit(2))) {
-                for (Result entry : entries) {
-                    byte[] dataRowKey = entry.getValue(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY);
-                    Result row = data.get(new Get(dataRowKey));
-                    sample.add(sampleRow(dataKey, row, "index scan of " + first.hostname() + " / "
-                            + first.eventType() + ", newest first"));
+            for (KeyRange range : layouts.indexLayout().scanRanges(KeyQuery.prefix(first.hostname(), first.eventType()))) {
+                try (ResultScanner entries = index.getScanner(new Scan().withStartRow(range.start())
+                        .withStopRow(range.stop()).setLimit(2))) {
+                    for (Result entry : entries) {
+                        byte[] dataRowKey = entry.getValue(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY);
+                        sample.add(sampleRow(layouts.dataLayout(), data.get(new Get(dataRowKey)), "index scan of "
+                                + first.hostname() + " / " + first.eventType() + ", newest first"));
+                    }
                 }
             }
         }
         return sample;
     }
 
-    private static DemoSummary.SampleRow sampleRow(BucketedLogKey dataKey, Result row, String foundVia) {
-        LogKey key = dataKey.decode(row.getRow());
-        return new DemoSummary.SampleRow(KeyBytes.toStringBinary(row.getRow()), key.bucket(),
-                Instant.ofEpochMilli(key.timestamp()).toString(), key.hostname(), key.eventType(),
+    private static DemoSummary.SampleRow sampleRow(RowKeyLayout layout, Result row, String foundVia) {
+        return new DemoSummary.SampleRow(KeyBytes.toStringBinary(row.getRow()), layout.decode(row.getRow()).toString(),
+                Instant.ofEpochMilli(row.rawCells()[0].getTimestamp()).toString(),
+                Bytes.toString(row.getValue(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME)),
+                Bytes.toString(row.getValue(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE)),
                 Bytes.toString(row.getValue(LogColumns.DATA_FAMILY, LogColumns.MESSAGE)), foundVia);
     }
 
@@ -284,11 +301,15 @@ final class DemoCommand implements Callable<Integer> {
             out.printf("  dead letters      %,d%n", summary.deadLetters());
             out.printf("  time              %.1f s (first event produced -> last offset committed)%n", summary.seconds());
             out.printf("  throughput        %,.0f events/s, %,.0f rows/s%n", summary.eventsPerSecond(), summary.rowsPerSecond());
-            out.printf("  salt buckets      %d, rows per bucket %s, largest %.2f x fair share%n",
-                    summary.saltBuckets(), summary.rowsPerBucket(), summary.largestBucketShare());
+            out.printf("  data key layout   %s%n", summary.dataLayout());
+            out.printf("  index key layout  %s%n", summary.indexLayout());
+            if (!summary.rowsPerBucket().isEmpty()) {
+                out.printf("  rows per bucket   %s, largest %.2f x fair share%n", summary.rowsPerBucket(),
+                        summary.largestBucketShare());
+            }
             out.printf("  rows read back:%n");
             for (DemoSummary.SampleRow row : summary.sample()) {
-                out.printf("    %s  bucket %d  %s  %s  %s  \"%s\"  (%s)%n", row.rowKey(), row.bucket(), row.time(),
+                out.printf("    %s%n      = %s  %s  %s  %s  \"%s\"  (%s)%n", row.rowKey(), row.decodedKey(), row.time(),
                         row.hostname(), row.eventType(), row.message(), row.foundVia());
             }
         }

@@ -12,8 +12,9 @@ import java.util.List;
  * @param seconds            from the first event produced to the last offset committed (every row in HBase)
  * @param eventsPerSecond    events / seconds
  * @param rowsPerSecond      (data rows + index rows) / seconds
- * @param saltBuckets        salt buckets of the data key (= regions the data table was split into)
- * @param rowsPerBucket      data rows in each salt bucket
+ * @param dataLayout         row key layout of the data table
+ * @param indexLayout        row key layout of the index table
+ * @param rowsPerBucket      data rows in each salt bucket (empty unless the data layout is bucketed)
  * @param largestBucketShare rows of the fullest bucket divided by a fair share (1.0 = perfectly even)
  * @param sample             a few rows read back from HBase and decoded
  */
@@ -25,13 +26,14 @@ public record DemoSummary(
         double seconds,
         double eventsPerSecond,
         double rowsPerSecond,
-        int saltBuckets,
+        String dataLayout,
+        String indexLayout,
         List<Long> rowsPerBucket,
         double largestBucketShare,
         List<SampleRow> sample) {
 
-    /** One data row read back, its key decoded, and how the host-led index found it. */
-    public record SampleRow(String rowKey, int bucket, String time, String hostname, String eventType,
+    /** One data row read back, its key decoded, and how it was found. */
+    public record SampleRow(String rowKey, String decodedKey, String time, String hostname, String eventType,
                             String message, String foundVia) {
     }
 }

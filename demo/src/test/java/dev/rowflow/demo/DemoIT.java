@@ -26,7 +26,8 @@ class DemoIT {
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
 
-        int exitCode = cli.execute("demo", "--events", "20000", "--json", "--salt-buckets", "4");
+        int exitCode = cli.execute("demo", "--events", "20000", "--json", "--data-layout",
+                "bucket(4) | timestamp:ts, hostname:text, eventType:text");
 
         assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
         List<String> lines = out.toString().lines().toList();

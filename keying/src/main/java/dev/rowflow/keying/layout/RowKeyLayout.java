@@ -407,6 +407,21 @@ public final class RowKeyLayout {
     // ---------------------------------------------------------------- splits
 
     /**
+     * The pre-split of a new table: one region per bucket for {@code bucket(N)}, 16 regions for a
+     * hex/binary salt or a leading md5 part, none where the leading bytes are not spread by design
+     * (such a table splits by size as it grows).
+     */
+    public List<byte[]> defaultSplitPoints() {
+        if (salt instanceof Salt.Bucket bucket) {
+            return splitPoints(bucket.buckets());
+        }
+        if (salt.width() > 0 || parts.get(0).encoding() == KeyEncodings.MD5) {
+            return splitPoints(16);
+        }
+        return List.of();
+    }
+
+    /**
      * Region boundaries ({@code regions - 1} of them) that give every region keys, from the salt:
      * at bucket boundaries for {@code bucket(N)} (regions at most N), evenly over the hex digits
      * for {@code hex(W)} -- not {@code Bytes.split} over raw bytes, which leaves the regions

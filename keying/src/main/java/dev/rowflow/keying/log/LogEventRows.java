@@ -5,43 +5,100 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.KeyPart;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import org.apache.avro.Schema;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * Turns a {@link LogEvent} into its two rows: the data row under a {@link BucketedLogKey} and
- * the dual-written index row under a {@link HostLedLogKey} that points back to it (seed 002,
- * section 1.9.3). Both rows carry the event time as cell timestamp.
+ * Turns a {@link LogEvent} into its two rows: the data row under the data layout and the
+ * dual-written index row under the index layout, pointing back to it (seed 002, section 1.9.3).
+ * Both rows carry the event time as cell timestamp. Key parts name {@link LogEvent} fields:
+ * {@code hostname}, {@code eventType}, {@code timestamp}, {@code message}.
  *
  * <p>Data row, family {@code d}: {@code h} hostname, {@code e} event type, {@code m} message,
- * {@code s} severity (if any), {@code a.<name>} one per attribute. Index row, family {@code i}:
- * {@code r} the data row key.
+ * {@code s} severity (if any), {@code a.<name>} one per attribute -- raw values kept as columns,
+ * so hashed or substituted key parts lose nothing. Index row, family {@code i}: {@code r} the data
+ * row key.
  */
 public final class LogEventRows {
-    private final BucketedLogKey dataKey;
+    /** The data key by default: the seed's bucketed time-led key, spread over 16 regions. */
+    public static final String DEFAULT_DATA_LAYOUT = "bucket(16) | timestamp:ts, hostname:text, eventType:text";
+    /** The index key by default: host-led, newest first. */
+    public static final String DEFAULT_INDEX_LAYOUT = "hostname:text, eventType:text, timestamp:rts";
 
-    public LogEventRows(BucketedLogKey dataKey) {
-        this.dataKey = dataKey;
+    private final RowKeyLayout dataLayout;
+    private final RowKeyLayout indexLayout;
+
+    public LogEventRows(RowKeyLayout dataLayout, RowKeyLayout indexLayout) {
+        this.dataLayout = checkFields(dataLayout);
+        this.indexLayout = checkFields(indexLayout);
+    }
+
+    /**
+     * Checks that every key part names a {@link LogEvent} field of a fitting type.
+     *
+     * @throws IllegalArgumentException naming the part and the fields there are
+     */
+    public static RowKeyLayout checkFields(RowKeyLayout layout) {
+        Schema schema = LogEvent.getClassSchema();
+        for (KeyPart part : layout.parts()) {
+            Schema.Field field = schema.getField(part.field());
+            if (field == null) {
+                throw new IllegalArgumentException("part '" + part.spec() + "' of layout '" + layout.spec()
+                        + "': LogEvent has no field '" + part.field() + "' (it has "
+                        + schema.getFields().stream().map(Schema.Field::name).collect(Collectors.joining(", ")) + ")");
+            }
+            boolean isText = field.schema().getType() == Schema.Type.STRING;
+            boolean isLong = field.schema().getType() == Schema.Type.LONG;
+            if (part.encoding().textual() ? !isText : !isLong) {
+                throw new IllegalArgumentException("part '" + part.spec() + "' of layout '" + layout.spec()
+                        + "': encoding " + part.encoding().token() + " needs a " + (part.encoding().textual()
+                        ? "string" : "long") + " field, and LogEvent." + part.field() + " is " + field.schema().getType()
+                        .getName());
+            }
+        }
+        return layout;
+    }
+
+    public RowKeyLayout dataLayout() {
+        return dataLayout;
+    }
+
+    public RowKeyLayout indexLayout() {
+        return indexLayout;
     }
 
     /**
      * The data row and the index row of {@code event}, in that order.
      *
-     * @throws InvalidEventException if a field cannot be part of a key (empty, contains NUL,
-     *                               negative time) or the message is missing
+     * @throws InvalidEventException if a key field cannot be part of a key (missing, empty,
+     *                               contains NUL, negative time) or the message is missing
      */
     public List<Row> rowsOf(LogEvent event) {
         String hostname = event.getHostname();
         String eventType = event.getEventType();
-        long timestamp = event.getTimestamp().toEpochMilli();
+        // Empty values are legal Avro but meaningless keys: "[a][]" and "[][a]" would be one row.
+        if (hostname == null || hostname.isEmpty()) {
+            throw new InvalidEventException("hostname", hostname, "must not be empty");
+        }
+        if (eventType == null || eventType.isEmpty()) {
+            throw new InvalidEventException("eventType", eventType, "must not be empty");
+        }
         if (event.getMessage() == null) {
             throw new InvalidEventException("message", null, "must be present");
         }
+        if (event.getTimestamp() == null) {
+            throw new InvalidEventException("timestamp", null, "must be present");
+        }
+        long timestamp = event.getTimestamp().toEpochMilli();
 
-        byte[] rowKey = dataKey.encode(hostname, timestamp, eventType);
+        byte[] rowKey = dataLayout.encode(event::get);
         List<Cell> cells = new ArrayList<>(4 + event.getAttributes().size());
         cells.add(new Cell(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME, utf8(hostname)));
         cells.add(new Cell(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE, utf8(eventType)));
@@ -54,7 +111,7 @@ public final class LogEventRows {
                     utf8(attribute.getValue())));
         }
         Row data = new Row(TableRole.LOG_DATA, rowKey, timestamp, cells);
-        Row index = new Row(TableRole.LOG_INDEX, HostLedLogKey.encode(hostname, timestamp, eventType), timestamp,
+        Row index = new Row(TableRole.LOG_INDEX, indexLayout.encode(event::get), timestamp,
                 List.of(new Cell(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY, rowKey)));
         return List.of(data, index);
     }

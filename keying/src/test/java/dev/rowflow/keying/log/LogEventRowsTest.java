@@ -6,6 +6,7 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.RowKeyLayout;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -17,7 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LogEventRowsTest {
-    private final LogEventRows rows = new LogEventRows(new BucketedLogKey(16));
+    private static final RowKeyLayout DATA = RowKeyLayout.parse(LogEventRows.DEFAULT_DATA_LAYOUT, null);
+    private static final RowKeyLayout INDEX = RowKeyLayout.parse(LogEventRows.DEFAULT_INDEX_LAYOUT, null);
+    private final LogEventRows rows = new LogEventRows(DATA, INDEX);
 
     @Test
     void shouldWriteADataRowAndAnIndexRowPointingToIt() {
@@ -28,7 +31,7 @@ class LogEventRowsTest {
 
         List<Row> written = rows.rowsOf(event);
 
-        byte[] dataKey = new BucketedLogKey(16).encode("web-01", 1364248490000L, "login");
+        byte[] dataKey = DATA.encode(1364248490000L, "web-01", "login");
         assertThat(written).containsExactly(
                 new Row(TableRole.LOG_DATA, dataKey, 1364248490000L, List.of(
                         cell(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME, "web-01"),
@@ -36,7 +39,7 @@ class LogEventRowsTest {
                         cell(LogColumns.DATA_FAMILY, LogColumns.MESSAGE, "user alice logged in"),
                         cell(LogColumns.DATA_FAMILY, LogColumns.SEVERITY, "INFO"),
                         cell(LogColumns.DATA_FAMILY, "a.pid".getBytes(UTF_8), "42"))),
-                new Row(TableRole.LOG_INDEX, HostLedLogKey.encode("web-01", 1364248490000L, "login"), 1364248490000L,
+                new Row(TableRole.LOG_INDEX, INDEX.encode("web-01", "login", 1364248490000L), 1364248490000L,
                         List.of(new Cell(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY, dataKey))));
     }
 
@@ -57,6 +60,17 @@ class LogEventRowsTest {
                 .isInstanceOf(InvalidEventException.class)
                 .hasMessage("invalid eventType '': must not be empty")
                 .satisfies(e -> assertThat(((InvalidEventException) e).field()).isEqualTo("eventType"));
+        LogEvent beforeEpoch = LogEvent.newBuilder(event).setEventType("e").setTimestamp(Instant.ofEpochMilli(-1)).build();
+        assertThatThrownBy(() -> rows.rowsOf(beforeEpoch)).hasMessageStartingWith("invalid timestamp '-1'");
+    }
+
+    @Test
+    void shouldRefuseALayoutWhosePartsAreNotLogEventFields() {
+        assertThatThrownBy(() -> LogEventRows.checkFields(RowKeyLayout.parse("host:text, timestamp:ts", null)))
+                .hasMessageContaining("part 'host:text'").hasMessageContaining("no field 'host'")
+                .hasMessageContaining("hostname, timestamp, eventType");
+        assertThatThrownBy(() -> LogEventRows.checkFields(RowKeyLayout.parse("hostname:ts", null)))
+                .hasMessageContaining("encoding ts needs a long field, and LogEvent.hostname is string");
     }
 
     private static Cell cell(byte[] family, byte[] qualifier, String value) {

@@ -1,5 +1,7 @@
 package dev.rowflow.pipeline.config;
 
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.log.LogEventRows;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -47,11 +49,16 @@ public final class RowflowConfig extends AbstractConfig {
     private static final String LOG_INDEX_TABLE_DOC =
             "HBase table of the dual-written host-led index over the log data table.";
 
-    public static final String SALT_BUCKETS_CONFIG = "keying.salt.buckets";
-    private static final String SALT_BUCKETS_DOC =
-            "Salt buckets of the log data key [bucket][timestamp][hostname][log-event]; the data table "
-                    + "is pre-split into this many regions. Part of the key layout: do not change it for an "
-                    + "existing table.";
+    public static final String LOG_DATA_LAYOUT_CONFIG = "keying.layout.log.data";
+    private static final String LOG_DATA_LAYOUT_DOC =
+            "Row key layout of the log data table: [salt |] field:encoding, ... over the LogEvent fields "
+                    + "(salts bucket(N), bucket(N,hash=f), bucket(N,mod=f), hex(W), bin(W); encodings text, md5, "
+                    + "uid, long, ts, rts, dec, byte; see `rowflow keys --help`). The table is pre-split to "
+                    + "match. Do not change it for an existing table.";
+
+    public static final String LOG_INDEX_LAYOUT_CONFIG = "keying.layout.log.index";
+    private static final String LOG_INDEX_LAYOUT_DOC =
+            "Row key layout of the log index table (same syntax); its rows point to the data rows.";
 
     public static final String WRITE_BUFFER_BYTES_CONFIG = "sink.write.buffer.bytes";
     private static final String WRITE_BUFFER_BYTES_DOC =
@@ -89,8 +96,10 @@ public final class RowflowConfig extends AbstractConfig {
                     Importance.HIGH, LOG_DATA_TABLE_DOC)
             .define(LOG_INDEX_TABLE_CONFIG, Type.STRING, "log_index", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, LOG_INDEX_TABLE_DOC)
-            .define(SALT_BUCKETS_CONFIG, Type.INT, 16, Range.between(1, 256),
-                    Importance.HIGH, SALT_BUCKETS_DOC)
+            .define(LOG_DATA_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_DATA_LAYOUT, new LogLayoutValidator(),
+                    Importance.HIGH, LOG_DATA_LAYOUT_DOC)
+            .define(LOG_INDEX_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_INDEX_LAYOUT, new LogLayoutValidator(),
+                    Importance.HIGH, LOG_INDEX_LAYOUT_DOC)
             .define(WRITE_BUFFER_BYTES_CONFIG, Type.LONG, 4L * 1024 * 1024, Range.atLeast(0),
                     Importance.MEDIUM, WRITE_BUFFER_BYTES_DOC)
             .define(PERIODIC_FLUSH_MS_CONFIG, Type.LONG, 1000L, Range.atLeast(0),
@@ -131,6 +140,29 @@ public final class RowflowConfig extends AbstractConfig {
         return false;
     }
 
+    /** The data and index layouts of the log tables, checked against the LogEvent schema. */
+    public LogEventRows logEventRows() {
+        return new LogEventRows(RowKeyLayout.parse(getString(LOG_DATA_LAYOUT_CONFIG), null),
+                RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), null));
+    }
+
+    /** Refuses a layout that does not parse or does not fit LogEvent, naming the bad part. */
+    private static final class LogLayoutValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                LogEventRows.checkFields(RowKeyLayout.parse((String) value, null));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "a key layout over LogEvent fields";
+        }
+    }
+
     /** Settings for Kafka Streams and its clients: the {@code kafka.*} keys without their prefix. */
     public Map<String, Object> kafkaProperties() {
         return new LinkedHashMap<>(originalsWithPrefix(KAFKA_PREFIX, true));
@@ -148,12 +180,17 @@ public final class RowflowConfig extends AbstractConfig {
         return hbase;
     }
 
+    /** A Markdown table cell: a literal '|' would end it. */
+    private static String cell(String text) {
+        return text.replace("|", "\\|");
+    }
+
     /** The configuration table for the README, generated from {@link #CONFIG}. */
     public static String markdownTable() {
         StringBuilder md = new StringBuilder("| key | type | default | valid values | importance | description |\n")
                 .append("|---|---|---|---|---|---|\n");
         for (ConfigDef.ConfigKey key : CONFIG.configKeys().values()) {
-            String defaultValue = key.hasDefault() ? "`" + key.defaultValue + "`"
+            String defaultValue = key.hasDefault() ? "`" + cell(String.valueOf(key.defaultValue)) + "`"
                     : "(required)";
             if (key.hasDefault() && "".equals(key.defaultValue)) {
                 defaultValue = "(empty)";
@@ -163,7 +200,7 @@ public final class RowflowConfig extends AbstractConfig {
                     .append(defaultValue).append(" | ")
                     .append(key.validator == null ? "" : key.validator.toString()).append(" | ")
                     .append(key.importance.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
-                    .append(key.documentation).append(" |\n");
+                    .append(cell(key.documentation)).append(" |\n");
         }
         return md.toString();
     }

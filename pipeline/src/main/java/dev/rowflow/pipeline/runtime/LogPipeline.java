@@ -1,7 +1,6 @@
 package dev.rowflow.pipeline.runtime;
 
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.log.BucketedLogKey;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.topology.FlushBeforeCommit;
@@ -60,7 +59,7 @@ public final class LogPipeline implements AutoCloseable {
      */
     public static LogPipeline start(RowflowConfig config, MeterRegistry registry)
             throws IOException, InterruptedException {
-        BucketedLogKey dataKey = new BucketedLogKey(config.getInt(RowflowConfig.SALT_BUCKETS_CONFIG));
+        LogEventRows rows = config.logEventRows();
         LogTables tables = new LogTables(
                 TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)),
                 TableName.valueOf(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG)));
@@ -71,7 +70,7 @@ public final class LogPipeline implements AutoCloseable {
         Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration(config));
         try {
             try (Admin admin = hbase.getAdmin()) {
-                int created = tables.createIfAbsent(admin, dataKey);
+                int created = tables.createIfAbsent(admin, rows.dataLayout().defaultSplitPoints());
                 LOG.info("tables {} and {} ready ({} created)", tables.data(), tables.index(), created);
             }
             try (org.apache.kafka.clients.admin.Admin kafka = org.apache.kafka.clients.admin.Admin.create(
@@ -85,7 +84,7 @@ public final class LogPipeline implements AutoCloseable {
             FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit();
             Topology topology = LogEventTopology.build(
                     config.getString(RowflowConfig.LOGS_TOPIC_CONFIG),
-                    new LogEventRows(dataKey),
+                    rows,
                     () -> new HBaseRowSink(hbase, tableOfRole, sinkSettings),
                     flushBeforeCommit);
             KafkaStreams streams = new KafkaStreams(topology, StreamsProperties.of(config),

@@ -25,11 +25,11 @@ class RowflowCliTest {
     @Test
     void shouldStopABadConfigurationAtStartWithTheKeyAndTheReason(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("rowflow.properties");
-        Files.writeString(file, "kafka.bootstrap.servers=localhost:9092\nkeying.salt.buckets=0\n");
+        Files.writeString(file, "kafka.bootstrap.servers=localhost:9092\nsink.periodic.flush.ms=-5\n");
 
         assertThat(run("run", "--config", file.toString())).isEqualTo(2);
-        assertThat(err.toString()).startsWith("rowflow: configuration error: Invalid value 0 for configuration "
-                + "keying.salt.buckets: Value must be at least 1");
+        assertThat(err.toString()).startsWith("rowflow: configuration error: Invalid value -5 for configuration "
+                + "sink.periodic.flush.ms: Value must be at least 0");
     }
 
     @Test
@@ -50,6 +50,6 @@ class RowflowCliTest {
     @Test
     void shouldPrintTheConfigurationTable() {
         assertThat(run("config")).isZero();
-        assertThat(out.toString()).contains("| `keying.salt.buckets` | int | `16` | [1,...,256] |");
+        assertThat(out.toString()).contains("| `keying.layout.log.data` | string | `bucket(16) \\| timestamp:ts");
     }
 }

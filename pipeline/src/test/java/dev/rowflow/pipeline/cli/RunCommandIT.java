@@ -58,7 +58,7 @@ class RunCommandIT {
         Files.writeString(configFile, stack.rowflowProperties().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n"))
                 + "\napplication.id=it-run\ntable.log.data=run_data\ntable.log.index=run_index\n"
-                + "keying.salt.buckets=4\nmetrics.port=" + metricsPort + "\n"
+                + "keying.layout.log.data=bucket(4) | timestamp:ts, hostname:text, eventType:text\nmetrics.port=" + metricsPort + "\n"
                 // a long commit interval: the rows of the last records are committed by SIGTERM
                 + "kafka.commit.interval.ms=600000\n");
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafka().bootstrapServers()))) {

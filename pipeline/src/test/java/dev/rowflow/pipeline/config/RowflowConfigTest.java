@@ -23,9 +23,22 @@ class RowflowConfigTest {
     @Test
     void shouldNameTheKeyAndValueOfABadValue() {
         assertThatThrownBy(() -> new RowflowConfig(Map.of(
-                "kafka.bootstrap.servers", "b:9092", "keying.salt.buckets", "300")))
+                "kafka.bootstrap.servers", "b:9092", "sink.write.buffer.bytes", "-1")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("300").hasMessageContaining("keying.salt.buckets").hasMessageContaining("256");
+                .hasMessageContaining("-1").hasMessageContaining("sink.write.buffer.bytes");
+    }
+
+    @Test
+    void shouldNameTheBadPartOfAKeyLayout() {
+        assertThatThrownBy(() -> new RowflowConfig(Map.of("kafka.bootstrap.servers", "b:9092",
+                "keying.layout.log.data", "bucket(300) | timestamp:ts, hostname:text")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("keying.layout.log.data").hasMessageContaining("'bucket(300)'")
+                .hasMessageContaining("[1, 256]");
+        assertThatThrownBy(() -> new RowflowConfig(Map.of("kafka.bootstrap.servers", "b:9092",
+                "keying.layout.log.index", "host:text, timestamp:rts")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("keying.layout.log.index").hasMessageContaining("no field 'host'");
     }
 
     @Test
@@ -44,13 +57,14 @@ class RowflowConfigTest {
                 "hbase.zookeeper.quorum", "zk1,zk2",
                 "zookeeper.znode.parent", "/hbase-secure",
                 "hbase.site.path", "",
-                "keying.salt.buckets", "4"));
+                "keying.layout.log.data", "bucket(4) | timestamp:ts, hostname:text, eventType:text"));
 
         assertThat(config.kafkaProperties()).containsOnly(
                 Map.entry("bootstrap.servers", "b:9092"), Map.entry("security.protocol", "SSL"));
         assertThat(config.hbaseProperties()).containsOnly(
                 Map.entry("hbase.zookeeper.quorum", "zk1,zk2"), Map.entry("zookeeper.znode.parent", "/hbase-secure"));
-        assertThat(config.getInt(RowflowConfig.SALT_BUCKETS_CONFIG)).isEqualTo(4);
+        assertThat(config.logEventRows().dataLayout().spec())
+                .isEqualTo("bucket(4) | timestamp:ts, hostname:text, eventType:text");
     }
 
     @Test

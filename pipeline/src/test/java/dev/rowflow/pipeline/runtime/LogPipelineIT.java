@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import org.apache.commons.codec.digest.MurmurHash3;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -130,18 +130,18 @@ class LogPipelineIT {
                         .isEqualTo("this is not avro"));
     }
 
-    /** The data row key, computed from the layout in BucketedLogKey's javadoc, not by calling it. */
+    /** The data row key, computed from the layout spec's javadoc (RowKeyLayout, Salt), not by calling it. */
     private static byte[] expectedDataKey(LogEvent event) throws Exception {
         byte[] host = bytes(event.getHostname());
         byte[] type = bytes(event.getEventType());
         byte[] unsalted = ByteBuffer.allocate(8 + host.length + 1 + type.length)
                 .putLong(event.getTimestamp().toEpochMilli()).put(host).put((byte) 0).put(type).array();
-        int hash = ByteBuffer.wrap(MessageDigest.getInstance("MD5").digest(unsalted)).getInt();
+        int hash = MurmurHash3.hash32x86(unsalted, 0, unsalted.length, 0);
         return ByteBuffer.allocate(1 + unsalted.length)
                 .put((byte) Math.floorMod(hash, SALT_BUCKETS)).put(unsalted).array();
     }
 
-    /** The index row key, computed from the layout in HostLedLogKey's javadoc. */
+    /** The index row key, computed from the javadoc of the text and rts encodings (KeyEncodings). */
     private static byte[] expectedIndexKey(LogEvent event) {
         byte[] host = bytes(event.getHostname());
         byte[] type = bytes(event.getEventType());
@@ -157,7 +157,8 @@ class LogPipelineIT {
         props.put(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG, name + "-logs.dead-letter");
         props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, name.replace('-', '_') + "_data");
         props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, name.replace('-', '_') + "_index");
-        props.put(RowflowConfig.SALT_BUCKETS_CONFIG, SALT_BUCKETS);
+        props.put(RowflowConfig.LOG_DATA_LAYOUT_CONFIG,
+                "bucket(" + SALT_BUCKETS + ") | timestamp:ts, hostname:text, eventType:text");
         props.put("kafka.commit.interval.ms", "500");
         props.putAll(overrides);
         return new RowflowConfig(props);

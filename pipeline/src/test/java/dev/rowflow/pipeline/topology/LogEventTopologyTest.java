@@ -4,7 +4,7 @@ import dev.rowflow.events.LogEvent;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.log.BucketedLogKey;
+import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.load.LogEventGenerator;
@@ -31,7 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The production topology, with the production Streams properties, on TopologyTestDriver. */
 class LogEventTopologyTest {
     private final InMemoryRowSink sink = new InMemoryRowSink();
-    private final LogEventRows rows = new LogEventRows(new BucketedLogKey(4));
+    private final LogEventRows rows = new LogEventRows(
+            RowKeyLayout.parse("bucket(4) | timestamp:ts, hostname:text, eventType:text", null),
+            RowKeyLayout.parse(LogEventRows.DEFAULT_INDEX_LAYOUT, null));
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> logs;
     private TestOutputTopic<byte[], byte[]> deadLetters;

@@ -1,6 +1,5 @@
 package dev.rowflow.sinks.hbase;
 
-import dev.rowflow.keying.log.BucketedLogKey;
 import dev.rowflow.keying.log.LogColumns;
 import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
@@ -16,8 +15,8 @@ import java.util.List;
 /**
  * Creates the log data and log index tables, idempotently.
  *
- * <p>The data table is pre-split at the salt-bucket boundaries of its {@link BucketedLogKey}, so
- * each bucket is a region of its own from the first write on (seed 002, section 1.3.6). Both
+ * <p>The data table is pre-split at the split points of its key layout (for a salted layout, one
+ * region per bucket from the first write on; seed 002, section 1.3.6). Both
  * tables keep one version per cell: a replay rewrites the cell at the same timestamp instead of
  * adding one.
  */
@@ -38,10 +37,13 @@ public final class LogTables {
         return index;
     }
 
-    /** Creates whichever of the two tables does not exist yet; returns how many it created. */
-    public int createIfAbsent(Admin admin, BucketedLogKey dataKey) throws IOException {
+    /**
+     * Creates whichever of the two tables does not exist yet, the data table pre-split at
+     * {@code dataSplits}; returns how many it created.
+     */
+    public int createIfAbsent(Admin admin, List<byte[]> dataSplits) throws IOException {
         int created = 0;
-        if (createIfAbsent(admin, descriptor(data, LogColumns.DATA_FAMILY), dataKey.splitPoints())) {
+        if (createIfAbsent(admin, descriptor(data, LogColumns.DATA_FAMILY), dataSplits)) {
             created++;
         }
         // Host-led keys spread by themselves once there are many hosts; without knowing the hosts
