@@ -52,4 +52,42 @@ class RowflowCliTest {
         assertThat(run("config")).isZero();
         assertThat(out.toString()).contains("| `keying.layout.log.data` | string | `bucket(16) \\| timestamp:ts");
     }
+
+    @Test
+    void shouldEncodeTheSeedsSaltedTimestampAndDecodeItBack() {
+        assertThat(run("keys", "encode", "--layout", "hex(4) | timestamp:dec", "timestamp=1364248490")).isZero();
+        assertThat(out.toString().lines().findFirst()).contains("ffe51364248490");
+
+        assertThat(run("keys", "decode", "--layout", "hex(4) | timestamp:dec", "ffe51364248490")).isZero();
+        assertThat(out.toString()).contains("salt hex(4): ffe5  (matches the fields)")
+                .contains("timestamp:dec: 1364248490");
+    }
+
+    @Test
+    void shouldDecodeAKeyPastedFromTheHBaseShellOrGivenInHex() {
+        String spec = "hostname:text, eventType:text, timestamp:rts";
+        assertThat(run("keys", "decode", "-l", spec, "web-01\\x00login\\x00\\x7F\\xFF\\xFE\\xC2\\x5C\\x74\\x0F\\xEF")).isZero();
+        assertThat(run("keys", "decode", "-l", spec, "0x7765622d3031006c6f67696e007ffffec25c740fef")).isZero();
+
+        assertThat(out.toString().lines().toList()).containsExactly(
+                "hostname:text: web-01", "eventType:text: login", "timestamp:rts: 1364248490000  (2013-03-25T21:54:50Z)",
+                "hostname:text: web-01", "eventType:text: login", "timestamp:rts: 1364248490000  (2013-03-25T21:54:50Z)");
+    }
+
+    @Test
+    void shouldSayWhenAKeyWasNotWrittenByTheLayout() {
+        assertThat(run("keys", "decode", "\\x0F\\x00\\x00\\x01=\\xA3\\x8B\\xF0\\x10web-01\\x00login")).isZero();
+        assertThat(out.toString()).contains("salt bucket(16): 15  (DOES NOT match the fields, which give 7");
+
+        assertThat(run("keys", "decode", "-l", "hostname:text, timestamp:ts", "abc")).isEqualTo(2);
+        assertThat(err.toString()).contains("does not fit layout hostname:text, timestamp:ts");
+    }
+
+    @Test
+    void shouldPrintSplitPointsOverTheHexDigits() {
+        assertThat(run("keys", "splits", "-l", "hex(2) | timestamp:dec", "-r", "4")).isZero();
+        assertThat(out.toString().lines().toList()).containsExactly("40", "80", "c0");
+        assertThat(run("keys", "splits", "-r", "20")).isEqualTo(2);
+        assertThat(err.toString()).contains("at most one region per bucket");
+    }
 }
