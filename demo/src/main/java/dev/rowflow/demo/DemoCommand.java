@@ -215,7 +215,7 @@ final class DemoCommand implements Callable<Integer> {
 
     /** Counts and samples the rows with plain hbase-client, after the pipeline has stopped. */
     private DemoSummary readBack(Run run, RowflowConfig config, Admin admin) throws Exception {
-        LogEventRows layouts = config.logEventRows();
+        LogEventRows layouts = config.logEventRows(null);
         int buckets = layouts.dataLayout().salt() instanceof Salt.Bucket bucket ? bucket.buckets() : 0;
         try (Connection connection = ConnectionFactory.createConnection(LogPipeline.hbaseConfiguration(config))) {
             long[] perBucket = new long[buckets];

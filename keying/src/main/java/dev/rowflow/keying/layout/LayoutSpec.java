@@ -85,11 +85,7 @@ final class LayoutSpec {
         String field = m.group(1);
         String token = m.group(2);
         if (token.equals("uid")) {
-            if (uids == null) {
-                throw new IllegalArgumentException("layout '" + spec + "': part '" + text
-                        + "' needs a UID store, and none is configured here");
-            }
-            return new KeyPart(field, KeyEncodings.uid(field, uids));
+            return new KeyPart(field, KeyEncodings.uid(field, uids == null ? new NoUidStore(spec, text) : uids));
         }
         KeyEncoding encoding = KeyEncodings.byToken(token);
         if (encoding == null) {
@@ -97,5 +93,22 @@ final class LayoutSpec {
                     + token + "' (encodings: " + KeyEncodings.tokens() + ")");
         }
         return new KeyPart(field, encoding);
+    }
+
+    /**
+     * Stands in where a layout is only parsed or decoded (configuration checks, {@code rowflow
+     * keys}): assigning an id needs the UID table.
+     */
+    private record NoUidStore(String spec, String part) implements UidResolver {
+        @Override
+        public long idOf(String kind, String name) {
+            throw new IllegalStateException("part '" + part + "' of layout '" + spec
+                    + "' needs the UID table to turn '" + name + "' into an id, and none is connected here");
+        }
+
+        @Override
+        public java.util.Optional<String> nameOf(String kind, long id) {
+            return java.util.Optional.empty();
+        }
     }
 }

@@ -91,7 +91,8 @@ public final class RowKeyLayout {
     /**
      * Parses a spec (see the class javadoc).
      *
-     * @param uids resolves {@code uid} parts; may be null when the spec has none
+     * @param uids resolves {@code uid} parts; null where none is at hand (encoding a uid part then
+     *             fails, decoding gives the ids)
      * @throws IllegalArgumentException naming the part of the spec that is wrong
      */
     public static RowKeyLayout parse(String spec, UidResolver uids) {

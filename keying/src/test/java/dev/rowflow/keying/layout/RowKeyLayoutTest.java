@@ -144,8 +144,8 @@ class RowKeyLayoutTest {
                 .hasMessageContaining("hash=eventType must name the leading key parts");
         assertThatThrownBy(() -> RowKeyLayout.parse("hostname", null))
                 .hasMessageContaining("part 'hostname' needs the form field:encoding");
-        assertThatThrownBy(() -> RowKeyLayout.parse("hostname:uid", null))
-                .hasMessageContaining("needs a UID store");
+        assertThatThrownBy(() -> RowKeyLayout.parse("hostname:uid", null).encode("web-01"))
+                .hasMessageContaining("needs the UID table to turn 'web-01' into an id");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.config;
 
 import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.log.LogEventRows;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -60,6 +61,11 @@ public final class RowflowConfig extends AbstractConfig {
     private static final String LOG_INDEX_LAYOUT_DOC =
             "Row key layout of the log index table (same syntax); its rows point to the data rows.";
 
+    public static final String UID_TABLE_CONFIG = "table.uid";
+    private static final String UID_TABLE_DOC =
+            "HBase lookup table of the ids that uid key parts substitute for names (seed 002, 1.11.1.4); "
+                    + "created at start-up when a layout has a uid part.";
+
     public static final String WRITE_BUFFER_BYTES_CONFIG = "sink.write.buffer.bytes";
     private static final String WRITE_BUFFER_BYTES_DOC =
             "Bytes buffered per table per stream task before the HBase client sends them. "
@@ -96,6 +102,8 @@ public final class RowflowConfig extends AbstractConfig {
                     Importance.HIGH, LOG_DATA_TABLE_DOC)
             .define(LOG_INDEX_TABLE_CONFIG, Type.STRING, "log_index", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, LOG_INDEX_TABLE_DOC)
+            .define(UID_TABLE_CONFIG, Type.STRING, "uid", new ConfigDef.NonEmptyString(),
+                    Importance.MEDIUM, UID_TABLE_DOC)
             .define(LOG_DATA_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_DATA_LAYOUT, new LogLayoutValidator(),
                     Importance.HIGH, LOG_DATA_LAYOUT_DOC)
             .define(LOG_INDEX_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_INDEX_LAYOUT, new LogLayoutValidator(),
@@ -140,10 +148,14 @@ public final class RowflowConfig extends AbstractConfig {
         return false;
     }
 
-    /** The data and index layouts of the log tables, checked against the LogEvent schema. */
-    public LogEventRows logEventRows() {
-        return new LogEventRows(RowKeyLayout.parse(getString(LOG_DATA_LAYOUT_CONFIG), null),
-                RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), null));
+    /**
+     * The data and index layouts of the log tables, checked against the LogEvent schema.
+     *
+     * @param uids the UID store for uid parts, or null where none is connected (parsing, decoding)
+     */
+    public LogEventRows logEventRows(UidResolver uids) {
+        return new LogEventRows(RowKeyLayout.parse(getString(LOG_DATA_LAYOUT_CONFIG), uids),
+                RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), uids));
     }
 
     /** Refuses a layout that does not parse or does not fit LogEvent, naming the bad part. */

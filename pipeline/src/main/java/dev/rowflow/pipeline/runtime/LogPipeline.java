@@ -5,7 +5,9 @@ import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.topology.FlushBeforeCommit;
 import dev.rowflow.pipeline.topology.LogEventTopology;
+import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
+import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.LogTables;
 import dev.rowflow.sinks.hbase.SinkSettings;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -59,7 +61,6 @@ public final class LogPipeline implements AutoCloseable {
      */
     public static LogPipeline start(RowflowConfig config, MeterRegistry registry)
             throws IOException, InterruptedException {
-        LogEventRows rows = config.logEventRows();
         LogTables tables = new LogTables(
                 TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)),
                 TableName.valueOf(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG)));
@@ -69,7 +70,15 @@ public final class LogPipeline implements AutoCloseable {
 
         Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration(config));
         try {
+            LogEventRows rows;
             try (Admin admin = hbase.getAdmin()) {
+                UidResolver uids = null;
+                if (usesUids(config.logEventRows(null))) {
+                    TableName uidTable = TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG));
+                    HBaseUidStore.createIfAbsent(admin, uidTable);
+                    uids = new HBaseUidStore(hbase, uidTable);
+                }
+                rows = config.logEventRows(uids);
                 int created = tables.createIfAbsent(admin, rows.dataLayout().defaultSplitPoints());
                 LOG.info("tables {} and {} ready ({} created)", tables.data(), tables.index(), created);
             }
@@ -110,6 +119,11 @@ public final class LogPipeline implements AutoCloseable {
             hbase.close();
             throw e;
         }
+    }
+
+    private static boolean usesUids(LogEventRows rows) {
+        return java.util.stream.Stream.concat(rows.dataLayout().parts().stream(), rows.indexLayout().parts().stream())
+                .anyMatch(part -> part.encoding().token().equals("uid"));
     }
 
     /** The HBase client configuration: hbase-site.xml if configured, then the hbase.* keys. */

@@ -130,6 +130,39 @@ class LogPipelineIT {
                         .isEqualTo("this is not avro"));
     }
 
+    @Test
+    void shouldSubstituteHostsAndTypesWithIdsFromTheUidTable() throws Exception {
+        RowflowConfig config = config("it-uid", Map.of(RowflowConfig.LOG_DATA_LAYOUT_CONFIG,
+                "bucket(4) | timestamp:ts, hostname:uid, eventType:uid", RowflowConfig.UID_TABLE_CONFIG, "it_uid"));
+        createTopic(config);
+        List<LogEvent> sent = new ArrayList<>();
+        LogEventGenerator generator = new LogEventGenerator(99, 25, 1_700_000_000_000L);
+        try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
+            for (int i = 0; i < 500; i++) {
+                sent.add(generator.next());
+                producer.send(sent.get(i));
+            }
+        }
+
+        runUntilEverythingCommitted(config, committed -> { });
+
+        Map<ByteBuffer, Result> dataRows = scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG));
+        assertThat(dataRows).hasSize(500);
+        try (Connection connection = org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
+                stack.hbase().testingUtility().getConfiguration())) {
+            var uids = new dev.rowflow.sinks.hbase.HBaseUidStore(connection, TableName.valueOf("it_uid"));
+            var layout = config.logEventRows(null).dataLayout();
+            for (Result row : dataRows.values()) {
+                assertThat(row.getRow()).hasSize(1 + 8 + 8 + 8);
+                var fields = layout.decode(row.getRow()).fields();
+                assertThat(uids.nameOf("hostname", (Long) fields.get("hostname"))).contains(string(row, "d", "h"));
+                assertThat(uids.nameOf("eventType", (Long) fields.get("eventType"))).contains(string(row, "d", "e"));
+            }
+        }
+        assertThat(sent.stream().map(LogEvent::getHostname).distinct().count())
+                .as("25 hosts, ids 1..25").isEqualTo(25);
+    }
+
     /** The data row key, computed from the layout spec's javadoc (RowKeyLayout, Salt), not by calling it. */
     private static byte[] expectedDataKey(LogEvent event) throws Exception {
         byte[] host = bytes(event.getHostname());
