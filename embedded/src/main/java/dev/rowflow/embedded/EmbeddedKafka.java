@@ -52,6 +52,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("share.coordinator.state.topic.min.isr", "1");
         props.put("group.initial.rebalance.delay.ms", "0");
         props.put("auto.create.topics.enable", "false");
+        // Keep every record: tests and the demo replay events with fixed (old) timestamps, and the
+        // default 7-day time retention would delete them at the first retention check, 30 s after start.
+        props.put("log.retention.ms", "-1");
         format(dir, props);
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
         server.startup();

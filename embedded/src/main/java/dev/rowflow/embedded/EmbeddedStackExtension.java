@@ -34,7 +34,7 @@ public final class EmbeddedStackExtension implements ParameterResolver {
                 .stack;
     }
 
-    private record Shared(EmbeddedStack stack) implements ExtensionContext.Store.CloseableResource {
+    private record Shared(EmbeddedStack stack) implements ExtensionContext.Store.CloseableResource, AutoCloseable {
         @Override
         public void close() {
             stack.close();

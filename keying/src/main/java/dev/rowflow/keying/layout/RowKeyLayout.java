@@ -2,6 +2,8 @@ package dev.rowflow.keying.layout;
 
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.KeyBytes;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.commons.codec.digest.MurmurHash3;
 
 import java.io.ByteArrayOutputStream;
@@ -126,24 +128,84 @@ public final class RowKeyLayout {
      * @throws InvalidEventException if a value is missing or cannot be a key part
      */
     public byte[] encode(Function<String, ?> fields) {
+        return encode(fields, (source, part) -> source.apply(parts.get(part).field()));
+    }
+
+    /**
+     * The row key of an Avro record, its fields named by the parts. Allocates the key array only:
+     * the hot path of the pipeline.
+     */
+    public byte[] encode(GenericRecord record) {
+        return encode(record, positionsIn(record.getSchema()));
+    }
+
+    /** Reads the value of part {@code part} from a source. */
+    private interface FieldReader<S> {
+        Object read(S source, int part);
+    }
+
+    /**
+     * Where each part's field sits in records of one schema: looking a field up by name costs a
+     * hash lookup per part and key, by position an array read. Cached for the last schema seen
+     * (one per topic in practice); a field the schema lacks reads as null.
+     */
+    private record FieldPositions(Schema schema, int[] positions) implements FieldReader<GenericRecord> {
+        @Override
+        public Object read(GenericRecord record, int part) {
+            int position = positions[part];
+            return position < 0 ? null : record.get(position);
+        }
+    }
+
+    private volatile FieldPositions lastPositions;
+
+    private FieldPositions positionsIn(Schema schema) {
+        FieldPositions cached = lastPositions;
+        if (cached != null && cached.schema() == schema) {
+            return cached;
+        }
+        int[] positions = new int[parts.size()];
+        for (int i = 0; i < positions.length; i++) {
+            Schema.Field field = schema.getField(parts.get(i).field());
+            positions[i] = field == null ? -1 : field.pos();
+        }
+        FieldPositions computed = new FieldPositions(schema, positions);
+        lastPositions = computed;
+        return computed;
+    }
+
+    private <S> byte[] encode(S source, FieldReader<S> reader) {
         int width = salt.width();
         int length = width;
         int last = parts.size() - 1;
         for (int i = 0; i <= last; i++) {
             KeyPart part = parts.get(i);
-            length += part.encoding().encodedLength(required(fields, part), i == last);
+            length += part.encoding().encodedLength(required(source, reader, i), i == last);
         }
         byte[] key = new byte[length];
         int offset = width;
         int hashedEnd = key.length;
         for (int i = 0; i <= last; i++) {
             KeyPart part = parts.get(i);
-            offset = part.encoding().encode(required(fields, part), i == last, key, offset);
+            offset = part.encoding().encode(required(source, reader, i), i == last, key, offset);
             if (i == hashedParts - 1) {
                 hashedEnd = offset;
             }
         }
-        writeSalt(key, hashedEnd, fields);
+        if (salt instanceof Salt.Bucket bucket) {
+            key[0] = (byte) (modPart >= 0
+                    ? Math.floorMod(KeyEncodings.number(reader.read(source, modPart), "mod"),
+                    bucket.buckets())
+                    : Math.floorMod(MurmurHash3.hash32x86(key, 1, hashedEnd - 1, 0), bucket.buckets()));
+        } else if (salt instanceof Salt.Hex hex) {
+            String digest = HexFormat.of().formatHex(md5(key, hex.width()));
+            for (int i = 0; i < hex.width(); i++) {
+                key[i] = (byte) digest.charAt(digest.length() - hex.width() + i);
+            }
+        } else if (salt instanceof Salt.Binary bin) {
+            byte[] digest = md5(key, bin.width());
+            System.arraycopy(digest, digest.length - bin.width(), key, 0, bin.width());
+        }
         return key;
     }
 
@@ -160,28 +222,12 @@ public final class RowKeyLayout {
         return encode(byName::get);
     }
 
-    private static Object required(Function<String, ?> fields, KeyPart part) {
-        Object value = fields.apply(part.field());
+    private <S> Object required(S source, FieldReader<S> reader, int part) {
+        Object value = reader.read(source, part);
         if (value == null) {
-            throw new InvalidEventException(part.field(), null, "is part of the row key and must be present");
+            throw new InvalidEventException(parts.get(part).field(), null, "is part of the row key and must be present");
         }
         return value;
-    }
-
-    private void writeSalt(byte[] key, int hashedEnd, Function<String, ?> fields) {
-        if (salt instanceof Salt.Bucket bucket) {
-            key[0] = (byte) (modPart >= 0
-                    ? Math.floorMod(KeyEncodings.number(fields.apply(parts.get(modPart).field()), "mod"), bucket.buckets())
-                    : Math.floorMod(MurmurHash3.hash32x86(key, 1, hashedEnd - 1, 0), bucket.buckets()));
-        } else if (salt instanceof Salt.Hex hex) {
-            String digest = HexFormat.of().formatHex(md5(key, hex.width()));
-            for (int i = 0; i < hex.width(); i++) {
-                key[i] = (byte) digest.charAt(digest.length() - hex.width() + i);
-            }
-        } else if (salt instanceof Salt.Binary bin) {
-            byte[] digest = md5(key, bin.width());
-            System.arraycopy(digest, digest.length - bin.width(), key, 0, bin.width());
-        }
     }
 
     private static byte[] md5(byte[] key, int from) {

@@ -98,7 +98,7 @@ public final class LogEventRows {
         }
         long timestamp = event.getTimestamp().toEpochMilli();
 
-        byte[] rowKey = dataLayout.encode(event::get);
+        byte[] rowKey = dataLayout.encode(event);
         List<Cell> cells = new ArrayList<>(4 + event.getAttributes().size());
         cells.add(new Cell(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME, utf8(hostname)));
         cells.add(new Cell(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE, utf8(eventType)));
@@ -111,7 +111,7 @@ public final class LogEventRows {
                     utf8(attribute.getValue())));
         }
         Row data = new Row(TableRole.LOG_DATA, rowKey, timestamp, cells);
-        Row index = new Row(TableRole.LOG_INDEX, indexLayout.encode(event::get), timestamp,
+        Row index = new Row(TableRole.LOG_INDEX, indexLayout.encode(event), timestamp,
                 List.of(new Cell(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY, rowKey)));
         return List.of(data, index);
     }

@@ -120,7 +120,7 @@ class RunCommandIT {
             assertThat(rowflow.isAlive()).as("rowflow alive; its log:%n%s", log(dir)).isTrue();
             Thread.sleep(200);
         }
-        assertThat(countRows(table)).isEqualTo(expected);
+        assertThat(countRows(table)).as("rows in %s; rowflow's log:%n%s", table, log(dir)).isEqualTo(expected);
     }
 
     private static long countRows(String table) throws Exception {
