@@ -352,20 +352,20 @@ public final class RowKeyLayout {
     private List<KeyRange> salted(byte[] start, byte[] stop, KeyQuery query, int fixed, int hashedEnd, byte[] prefix) {
         List<byte[]> prefixes;
         if (salt instanceof Salt.Bucket bucket) {
-                Integer pinned = null;
-                if (modPart >= 0 && modPart < fixed) {
-                    pinned = Math.floorMod(KeyEncodings.number(query.equal().get(modPart), "mod"), bucket.buckets());
-                } else if (modPart < 0 && hashedParts > 0 && hashedParts <= fixed) {
-                    pinned = Math.floorMod(MurmurHash3.hash32x86(prefix, 0, hashedEnd, 0), bucket.buckets());
-                } else if (modPart < 0 && hashedParts == 0 && fixed == parts.size()) {
-                    pinned = Math.floorMod(MurmurHash3.hash32x86(prefix, 0, prefix.length, 0), bucket.buckets());
+            Integer pinned = null;
+            if (modPart >= 0 && modPart < fixed) {
+                pinned = Math.floorMod(KeyEncodings.number(query.equal().get(modPart), "mod"), bucket.buckets());
+            } else if (modPart < 0 && hashedParts > 0 && hashedParts <= fixed) {
+                pinned = Math.floorMod(MurmurHash3.hash32x86(prefix, 0, hashedEnd, 0), bucket.buckets());
+            } else if (modPart < 0 && hashedParts == 0 && fixed == parts.size()) {
+                pinned = Math.floorMod(MurmurHash3.hash32x86(prefix, 0, prefix.length, 0), bucket.buckets());
+            }
+            prefixes = new ArrayList<>();
+            for (int b = 0; b < bucket.buckets(); b++) {
+                if (pinned == null || pinned == b) {
+                    prefixes.add(new byte[] {(byte) b});
                 }
-                prefixes = new ArrayList<>();
-                for (int b = 0; b < bucket.buckets(); b++) {
-                    if (pinned == null || pinned == b) {
-                        prefixes.add(new byte[] {(byte) b});
-                    }
-                }
+            }
         } else if (salt instanceof Salt.Hex hex) {
             prefixes = fixed == parts.size() ? List.of(Arrays.copyOf(encodeFull(query), hex.width()))
                     : hexPrefixes(hex.width());
@@ -484,19 +484,19 @@ public final class RowKeyLayout {
         }
         List<byte[]> splits = new ArrayList<>();
         if (salt instanceof Salt.Bucket bucket) {
-                if (regions > bucket.buckets()) {
-                    throw new IllegalArgumentException(regions + " regions over " + bucket.buckets()
-                            + " buckets would leave regions empty: at most one region per bucket");
-                }
-                for (int i = 1; i < regions; i++) {
-                    splits.add(new byte[] {(byte) ((long) i * bucket.buckets() / regions)});
-                }
+            if (regions > bucket.buckets()) {
+                throw new IllegalArgumentException(regions + " regions over " + bucket.buckets()
+                        + " buckets would leave regions empty: at most one region per bucket");
+            }
+            for (int i = 1; i < regions; i++) {
+                splits.add(new byte[] {(byte) ((long) i * bucket.buckets() / regions)});
+            }
         } else if (salt instanceof Salt.Hex hex) {
-                long space = 1L << (4 * hex.width());
-                checkRegions(regions, space, salt.spec());
-                for (int i = 1; i < regions; i++) {
-                    splits.add(hex(i * space / regions, hex.width()));
-                }
+            long space = 1L << (4 * hex.width());
+            checkRegions(regions, space, salt.spec());
+            for (int i = 1; i < regions; i++) {
+                splits.add(hex(i * space / regions, hex.width()));
+            }
         } else if (salt instanceof Salt.Binary bin) {
             evenBytes(regions, bin.width(), splits, salt.spec());
         } else {
