@@ -4,14 +4,15 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code rowflow} command line. Subcommands: {@code run}, {@code config}, {@code keys}; the demo artifact
+ * The {@code rowflow} command line. Subcommands: {@code run}, {@code config}, {@code keys}, {@code tables}; the demo artifact
  * adds {@code demo}.
  */
 @Command(name = "rowflow",
         mixinStandardHelpOptions = true,
         versionProvider = RowflowVersion.class,
         description = "Kafka Streams ingestion of event streams into HBase tables with designed row keys.",
-        subcommands = {RunCommand.class, ConfigCommand.class, KeysCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ConfigCommand.class, KeysCommand.class, TablesCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Rowflow {
 
     public static void main(String[] args) {

@@ -3,6 +3,13 @@ package dev.rowflow.pipeline.config;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.log.LogEventRows;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.log.LogColumns;
+import dev.rowflow.sinks.hbase.FamilySettings;
+import dev.rowflow.sinks.hbase.TableDefinition;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -89,7 +96,16 @@ public final class RowflowConfig extends AbstractConfig {
     private static final String SHUTDOWN_TIMEOUT_MS_DOC =
             "How long a shutdown waits for the streams to commit (which flushes the sinks) and close.";
 
-    public static final ConfigDef CONFIG = new ConfigDef()
+    /** Suffixes of the per-table family settings, after a table key such as {@code table.log.data}. */
+    public static final String TTL_SECONDS_SUFFIX = ".ttl.seconds";
+    public static final String CELL_TTL_MS_SUFFIX = ".cell.ttl.ms";
+    public static final String MAX_VERSIONS_SUFFIX = ".max.versions";
+    public static final String MIN_VERSIONS_SUFFIX = ".min.versions";
+    public static final String BLOOM_SUFFIX = ".bloom";
+    public static final String COMPRESSION_SUFFIX = ".compression";
+    public static final String BLOCK_SIZE_SUFFIX = ".block.size";
+
+    public static final ConfigDef CONFIG = withFamilySettings(withFamilySettings(new ConfigDef()
             .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                     Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
             .define(APPLICATION_ID_CONFIG, Type.STRING, "rowflow", new ConfigDef.NonEmptyString(),
@@ -116,7 +132,55 @@ public final class RowflowConfig extends AbstractConfig {
             .define(METRICS_PORT_CONFIG, Type.INT, 8080, Range.between(0, 65535),
                     Importance.LOW, METRICS_PORT_DOC)
             .define(SHUTDOWN_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0),
-                    Importance.LOW, SHUTDOWN_TIMEOUT_MS_DOC);
+                    Importance.LOW, SHUTDOWN_TIMEOUT_MS_DOC), LOG_DATA_TABLE_CONFIG), LOG_INDEX_TABLE_CONFIG);
+
+    /** The family settings of one table, declared once for every table key. */
+    private static ConfigDef withFamilySettings(ConfigDef def, String table) {
+        FamilySettings d = FamilySettings.DEFAULT;
+        return def
+                .define(table + TTL_SECONDS_SUFFIX, Type.INT, d.ttlSeconds(), Range.atLeast(0), Importance.MEDIUM,
+                        "Family TTL of " + table + " in seconds, counted from the event time (the cell timestamp); "
+                                + "0 keeps cells forever. Applied to an existing table by `rowflow tables update`.")
+                .define(table + CELL_TTL_MS_SUFFIX, Type.LONG, d.cellTtlMillis(), Range.atLeast(0), Importance.MEDIUM,
+                        "Cell TTL in milliseconds set on every Put to " + table + " (Mutation#setTTL); 0 for none. "
+                                + "Must not exceed the family TTL.")
+                .define(table + MAX_VERSIONS_SUFFIX, Type.INT, d.maxVersions(), Range.atLeast(1), Importance.LOW,
+                        "Versions kept per cell in " + table + ".")
+                .define(table + MIN_VERSIONS_SUFFIX, Type.INT, d.minVersions(), Range.atLeast(0), Importance.LOW,
+                        "Versions of " + table + " kept even past the TTL.")
+                .define(table + BLOOM_SUFFIX, Type.STRING, d.bloom().name(),
+                        ConfigDef.ValidString.in("NONE", "ROW", "ROWCOL"), Importance.LOW, "Bloom filter of " + table + ".")
+                .define(table + COMPRESSION_SUFFIX, Type.STRING, d.compression().name(),
+                        ConfigDef.ValidString.in("NONE", "GZ", "SNAPPY", "LZ4", "ZSTD"), Importance.LOW,
+                        "Compression of " + table + "; codecs other than NONE and GZ need the servers' native libraries.")
+                .define(table + BLOCK_SIZE_SUFFIX, Type.INT, d.blockSize(), Range.atLeast(1024), Importance.LOW,
+                        "HFile block size of " + table + " in bytes.");
+    }
+
+    /**
+     * The family settings configured for the table named by {@code tableKey}.
+     *
+     * @throws ConfigException naming both keys if the cell TTL outlives the family TTL or min
+     *                         versions exceed max versions
+     */
+    public FamilySettings familySettings(String tableKey) {
+        int ttlSeconds = getInt(tableKey + TTL_SECONDS_SUFFIX);
+        long cellTtl = getLong(tableKey + CELL_TTL_MS_SUFFIX);
+        if (ttlSeconds > 0 && cellTtl > ttlSeconds * 1000L) {
+            throw new ConfigException(tableKey + CELL_TTL_MS_SUFFIX, cellTtl, "longer than " + tableKey
+                    + TTL_SECONDS_SUFFIX + "=" + ttlSeconds + " s; HBase drops cells at the shorter of the two");
+        }
+        int maxVersions = getInt(tableKey + MAX_VERSIONS_SUFFIX);
+        int minVersions = getInt(tableKey + MIN_VERSIONS_SUFFIX);
+        if (minVersions > maxVersions) {
+            throw new ConfigException(tableKey + MIN_VERSIONS_SUFFIX, minVersions, "more than " + tableKey
+                    + MAX_VERSIONS_SUFFIX + "=" + maxVersions);
+        }
+        return new FamilySettings(ttlSeconds, cellTtl, maxVersions, minVersions,
+                BloomType.valueOf(getString(tableKey + BLOOM_SUFFIX)),
+                Compression.Algorithm.valueOf(getString(tableKey + COMPRESSION_SUFFIX)),
+                getInt(tableKey + BLOCK_SIZE_SUFFIX));
+    }
 
     /** Prefixes of keys handed to the HBase client configuration unchanged. */
     private static final String[] HBASE_PREFIXES = {"hbase.", "zookeeper.", "hadoop."};
@@ -127,6 +191,9 @@ public final class RowflowConfig extends AbstractConfig {
      */
     public RowflowConfig(Map<String, ?> props) {
         super(CONFIG, props, false);
+        // Cross-key checks at start, not at first use: a cell TTL beyond the family TTL is refused here.
+        familySettings(LOG_DATA_TABLE_CONFIG);
+        familySettings(LOG_INDEX_TABLE_CONFIG);
         for (String key : props.keySet()) {
             if (!CONFIG.names().contains(key) && !isPassThrough(key)) {
                 // A typo must not silently fall back to a default.
@@ -156,6 +223,16 @@ public final class RowflowConfig extends AbstractConfig {
     public LogEventRows logEventRows(UidResolver uids) {
         return new LogEventRows(RowKeyLayout.parse(getString(LOG_DATA_LAYOUT_CONFIG), uids),
                 RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), uids));
+    }
+
+    /** The log tables as configured: names, families and their settings, key layouts. */
+    public Map<TableRole, TableDefinition> logTables(LogEventRows rows) {
+        Map<TableRole, TableDefinition> tables = new java.util.EnumMap<>(TableRole.class);
+        tables.put(TableRole.LOG_DATA, new TableDefinition(TableName.valueOf(getString(LOG_DATA_TABLE_CONFIG)),
+                LogColumns.DATA_FAMILY, familySettings(LOG_DATA_TABLE_CONFIG), rows.dataLayout()));
+        tables.put(TableRole.LOG_INDEX, new TableDefinition(TableName.valueOf(getString(LOG_INDEX_TABLE_CONFIG)),
+                LogColumns.INDEX_FAMILY, familySettings(LOG_INDEX_TABLE_CONFIG), rows.indexLayout()));
+        return tables;
     }
 
     /** Refuses a layout that does not parse or does not fit LogEvent, naming the bad part. */

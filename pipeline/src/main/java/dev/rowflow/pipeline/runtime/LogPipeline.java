@@ -8,7 +8,10 @@ import dev.rowflow.pipeline.topology.LogEventTopology;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
-import dev.rowflow.sinks.hbase.LogTables;
+import dev.rowflow.sinks.hbase.LayoutMismatchException;
+import dev.rowflow.sinks.hbase.TableAdmin;
+import dev.rowflow.sinks.hbase.TableDefinition;
+import org.apache.kafka.common.config.ConfigException;
 import dev.rowflow.sinks.hbase.SinkSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
@@ -61,9 +64,6 @@ public final class LogPipeline implements AutoCloseable {
      */
     public static LogPipeline start(RowflowConfig config, MeterRegistry registry)
             throws IOException, InterruptedException {
-        LogTables tables = new LogTables(
-                TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)),
-                TableName.valueOf(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG)));
         SinkSettings sinkSettings = new SinkSettings(
                 config.getLong(RowflowConfig.WRITE_BUFFER_BYTES_CONFIG),
                 config.getLong(RowflowConfig.PERIODIC_FLUSH_MS_CONFIG));
@@ -71,6 +71,7 @@ public final class LogPipeline implements AutoCloseable {
         Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration(config));
         try {
             LogEventRows rows;
+            Map<TableRole, TableDefinition> tables;
             try (Admin admin = hbase.getAdmin()) {
                 UidResolver uids = null;
                 if (usesUids(config.logEventRows(null))) {
@@ -79,8 +80,8 @@ public final class LogPipeline implements AutoCloseable {
                     uids = new HBaseUidStore(hbase, uidTable);
                 }
                 rows = config.logEventRows(uids);
-                int created = tables.createIfAbsent(admin, rows.dataLayout().defaultSplitPoints());
-                LOG.info("tables {} and {} ready ({} created)", tables.data(), tables.index(), created);
+                tables = config.logTables(rows);
+                createOrCheck(new TableAdmin(admin), tables, config);
             }
             try (org.apache.kafka.clients.admin.Admin kafka = org.apache.kafka.clients.admin.Admin.create(
                     config.kafkaProperties())) {
@@ -88,13 +89,11 @@ public final class LogPipeline implements AutoCloseable {
                         Optional.empty(), Duration.ofSeconds(60));
             }
 
-            Map<TableRole, TableName> tableOfRole = Map.of(
-                    TableRole.LOG_DATA, tables.data(), TableRole.LOG_INDEX, tables.index());
             FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit();
             Topology topology = LogEventTopology.build(
                     config.getString(RowflowConfig.LOGS_TOPIC_CONFIG),
                     rows,
-                    () -> new HBaseRowSink(hbase, tableOfRole, sinkSettings),
+                    () -> new HBaseRowSink(hbase, tables, sinkSettings),
                     flushBeforeCommit);
             KafkaStreams streams = new KafkaStreams(topology, StreamsProperties.of(config),
                     flushBeforeCommit.clientSupplier());
@@ -118,6 +117,26 @@ public final class LogPipeline implements AutoCloseable {
         } catch (IOException | InterruptedException | RuntimeException e) {
             hbase.close();
             throw e;
+        }
+    }
+
+    /**
+     * Creates the tables that are missing and checks the key layout recorded in each.
+     *
+     * @throws ConfigException naming the layout key when a table holds another layout
+     */
+    public static void createOrCheck(TableAdmin admin, Map<TableRole, TableDefinition> tables, RowflowConfig config)
+            throws IOException {
+        for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
+            try {
+                boolean created = admin.createOrCheck(table.getValue());
+                LOG.info("table {} {} with key layout {}", table.getValue().name(), created ? "created" : "checked",
+                        table.getValue().layout().spec());
+            } catch (LayoutMismatchException e) {
+                String key = table.getKey() == TableRole.LOG_DATA ? RowflowConfig.LOG_DATA_LAYOUT_CONFIG
+                        : RowflowConfig.LOG_INDEX_LAYOUT_CONFIG;
+                throw new ConfigException(key, config.getString(key), e.getMessage());
+            }
         }
     }
 

@@ -99,4 +99,13 @@ class RowflowConfigTest {
         }
         assertThat(table).contains("| `kafka.bootstrap.servers` | string | (required) |");
     }
+
+    @Test
+    void shouldRefuseACellTtlBeyondTheFamilyTtlNamingBothKeys() {
+        assertThatThrownBy(() -> new RowflowConfig(Map.of("kafka.bootstrap.servers", "b:9092",
+                "table.log.data.ttl.seconds", "60", "table.log.data.cell.ttl.ms", "120000")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value 120000 for configuration table.log.data.cell.ttl.ms: longer than "
+                        + "table.log.data.ttl.seconds=60 s; HBase drops cells at the shorter of the two");
+    }
 }

@@ -36,6 +36,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The walking skeleton end to end on the real embedded stack: events produced to a real KRaft
@@ -128,6 +129,35 @@ class LogPipelineIT {
         assertThat(dead).filteredOn(r -> header(r, "__streams.errors.exception").contains("Serialization"))
                 .singleElement().satisfies(r -> assertThat(new String(r.value(), StandardCharsets.UTF_8))
                         .isEqualTo("this is not avro"));
+    }
+
+    @Test
+    void shouldRefuseToStartAgainstATableWrittenWithAnotherSaltBucketCountAndWriteNothing() throws Exception {
+        RowflowConfig eight = config("it-layout", Map.of());
+        RowflowConfig sixteen = config("it-layout", Map.of(RowflowConfig.LOG_DATA_LAYOUT_CONFIG,
+                "bucket(16) | timestamp:ts, hostname:text, eventType:text"));
+        createTopic(eight);
+        try (Connection connection = org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
+                stack.hbase().testingUtility().getConfiguration());
+             org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
+            LogPipeline.createOrCheck(new dev.rowflow.sinks.hbase.TableAdmin(admin), eight.logTables(eight.logEventRows(null)),
+                    eight);
+        }
+        try (LogEventProducer producer = LogEventProducer.open(sixteen.kafkaProperties(), topic(sixteen))) {
+            producer.sendAll(new LogEventGenerator(3, 5, 1_700_000_000_000L), 100, () -> false);
+        }
+
+        assertThatThrownBy(() -> LogPipeline.start(sixteen, new SimpleMeterRegistry()))
+                .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
+                .hasMessageContaining("keying.layout.log.data")
+                .hasMessageContaining("written with key layout 'bucket(8) | timestamp:ts, hostname:text, eventType:text'")
+                .hasMessageContaining("configured with 'bucket(16) | timestamp:ts, hostname:text, eventType:text'");
+        assertThat(count(sixteen.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).isZero();
+        assertThat(count(sixteen.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).isZero();
+        try (Admin admin = Admin.create(sixteen.kafkaProperties())) {
+            assertThat(admin.listConsumerGroupOffsets("it-layout").partitionsToOffsetAndMetadata().get())
+                    .as("no offsets committed").isEmpty();
+        }
     }
 
     @Test

@@ -4,7 +4,6 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.sinks.RowSink;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
@@ -30,13 +29,15 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class HBaseRowSink implements RowSink {
     private final Map<TableRole, BufferedMutator> mutators = new EnumMap<>(TableRole.class);
+    private final Map<TableRole, Long> cellTtlMillis = new EnumMap<>(TableRole.class);
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
 
-    public HBaseRowSink(Connection connection, Map<TableRole, TableName> tables, SinkSettings settings)
+    public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings)
             throws IOException {
         try {
-            for (Map.Entry<TableRole, TableName> table : tables.entrySet()) {
-                BufferedMutatorParams params = new BufferedMutatorParams(table.getValue())
+            for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
+                cellTtlMillis.put(table.getKey(), table.getValue().settings().cellTtlMillis());
+                BufferedMutatorParams params = new BufferedMutatorParams(table.getValue().name())
                         .listener((e, mutator) -> failure.compareAndSet(null, e));
                 if (settings.writeBufferBytes() > 0) {
                     params.writeBufferSize(settings.writeBufferBytes());
@@ -59,7 +60,7 @@ public final class HBaseRowSink implements RowSink {
         if (mutator == null) {
             throw new IllegalStateException("no table configured for " + row.table() + " (row " + row + ")");
         }
-        mutator.mutate(toPut(row));
+        mutator.mutate(toPut(row, cellTtlMillis.get(row.table())));
     }
 
     @Override
@@ -90,11 +91,17 @@ public final class HBaseRowSink implements RowSink {
         throwIfFailed();
     }
 
-    /** The Put of a row: every cell at the row's timestamp. */
-    static Put toPut(Row row) {
+    /**
+     * The Put of a row: every cell at the row's timestamp, with the table's cell TTL if it has one
+     * (HBase counts a cell TTL from the cell timestamp, i.e. from the event time).
+     */
+    static Put toPut(Row row, long cellTtlMillis) {
         Put put = new Put(row.key(), row.timestamp());
         for (Cell cell : row.cells()) {
             put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
+        }
+        if (cellTtlMillis > 0) {
+            put.setTTL(cellTtlMillis);
         }
         return put;
     }
