@@ -13,6 +13,15 @@ import java.io.IOException;
  */
 public interface RowSink extends AutoCloseable {
 
+    /**
+     * Checks that the store would accept {@code row} at all, before any row of its event is
+     * written: an event whose rows can never be stored goes to the dead-letter topic whole instead
+     * of failing (and being retried) forever.
+     *
+     * @throws dev.rowflow.keying.InvalidEventException naming the limit the row breaks
+     */
+    void check(Row row);
+
     /** Buffers a row; may send earlier rows when the buffer is full. */
     void write(Row row) throws IOException;
 

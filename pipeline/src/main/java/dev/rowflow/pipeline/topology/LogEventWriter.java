@@ -11,6 +11,7 @@ import org.apache.kafka.streams.processor.api.Record;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /**
  * Writes the data row and index row of each log event to the task's sink. The rows become
@@ -47,8 +48,12 @@ final class LogEventWriter implements Processor<byte[], LogEvent, Void, Void> {
         if (record.value() == null) {
             throw new InvalidEventException("value", null, "the logs topic carries no tombstones (null values)");
         }
+        List<Row> eventRows = rows.rowsOf(record.value());
+        // All-or-nothing per event: a row the store would refuse sends the whole event to the
+        // dead-letter topic before any of its rows is written.
+        eventRows.forEach(sink::check);
         try {
-            for (Row row : rows.rowsOf(record.value())) {
+            for (Row row : eventRows) {
                 sink.write(row);
             }
         } catch (IOException e) {

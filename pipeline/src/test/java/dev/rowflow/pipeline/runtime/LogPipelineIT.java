@@ -100,15 +100,20 @@ class LogPipelineIT {
 
     @Test
     void shouldSetBadRecordsAsideWithTheirReasonAndKeepGoing() throws Exception {
-        RowflowConfig config = config("it-bad", Map.of());
+        // A 100 kB cell limit stands in for HBase's 10 MB default, which Kafka's 1 MB records cannot reach.
+        RowflowConfig config = config("it-bad", Map.of("hbase.client.keyvalue.maxsize", "100000"));
         createTopic(config);
         LogEventGenerator generator = new LogEventGenerator(7, 3, 1_700_000_000_000L);
         LogEvent emptyHost = LogEvent.newBuilder(generator.next()).setHostname("").build();
+        LogEvent hugeMessage = LogEvent.newBuilder(generator.next()).setMessage("x".repeat(200_000)).build();
+        LogEvent hugeHost = LogEvent.newBuilder(generator.next()).setHostname("h".repeat(40_000)).build();
         try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
             producer.send(generator.next());
             producer.sendRaw("k", "this is not avro".getBytes(StandardCharsets.UTF_8));
             producer.send(emptyHost);
             producer.sendRaw("k", null);
+            producer.send(hugeMessage);
+            producer.send(hugeHost);
             producer.send(generator.next());
         }
 
@@ -116,11 +121,17 @@ class LogPipelineIT {
 
         assertThat(scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).hasSize(2);
         assertThat(scan(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).hasSize(2);
-        List<ConsumerRecord<byte[], byte[]>> dead = readAll(config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG), 3);
+        List<ConsumerRecord<byte[], byte[]>> dead = readAll(config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG), 5);
         assertThat(dead).extracting(r -> header(r, "__streams.errors.exception")).containsExactlyInAnyOrder(
                 "org.apache.kafka.common.errors.SerializationException",
                 "dev.rowflow.keying.InvalidEventException",
+                "dev.rowflow.keying.InvalidEventException",
+                "dev.rowflow.keying.InvalidEventException",
                 "dev.rowflow.keying.InvalidEventException");
+        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+                .startsWith("invalid cell m '").contains("over the cell size limit of 100000 bytes"));
+        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+                .startsWith("invalid row key '").contains("HBase row keys are 1 to 32767 bytes"));
         assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
                 .isEqualTo("invalid hostname '': must not be empty"));
         assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)

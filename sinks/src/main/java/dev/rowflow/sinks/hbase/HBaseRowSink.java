@@ -4,7 +4,12 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.sinks.RowSink;
+import dev.rowflow.keying.InvalidEventException;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.ConnectionConfiguration;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
@@ -30,10 +35,14 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class HBaseRowSink implements RowSink {
     private final Map<TableRole, BufferedMutator> mutators = new EnumMap<>(TableRole.class);
     private final Map<TableRole, Long> cellTtlMillis = new EnumMap<>(TableRole.class);
+    private final int maxKeyValueSize;
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
 
     public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings)
             throws IOException {
+        // The client refuses larger cells itself; checking first turns that into a dead letter.
+        this.maxKeyValueSize = connection.getConfiguration().getInt(ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY,
+                ConnectionConfiguration.MAX_KEYVALUE_SIZE_DEFAULT);
         try {
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
                 cellTtlMillis.put(table.getKey(), table.getValue().settings().cellTtlMillis());
@@ -50,6 +59,23 @@ public final class HBaseRowSink implements RowSink {
         } catch (IOException | RuntimeException e) {
             closeQuietly(e);
             throw e;
+        }
+    }
+
+    @Override
+    public void check(Row row) {
+        if (row.key().length == 0 || row.key().length > HConstants.MAX_ROW_LENGTH) {
+            throw new InvalidEventException("row key", row.key().length + " bytes of " + row.table(),
+                    "HBase row keys are 1 to " + HConstants.MAX_ROW_LENGTH + " bytes");
+        }
+        for (Cell cell : row.cells()) {
+            long size = KeyValue.getKeyValueDataStructureSize(row.key().length, cell.family().length,
+                    cell.qualifier().length, cell.value().length);
+            if (maxKeyValueSize > 0 && size > maxKeyValueSize) {
+                throw new InvalidEventException("cell " + Bytes.toString(cell.qualifier()), size + " bytes in "
+                        + row.table(), "over the cell size limit of " + maxKeyValueSize + " bytes ("
+                        + ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY + ")");
+            }
         }
     }
 
