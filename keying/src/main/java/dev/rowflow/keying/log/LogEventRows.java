@@ -12,7 +12,10 @@ import org.apache.avro.Schema;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -34,10 +37,20 @@ public final class LogEventRows {
 
     private final RowKeyLayout dataLayout;
     private final RowKeyLayout indexLayout;
+    private final boolean writeIndex;
 
     public LogEventRows(RowKeyLayout dataLayout, RowKeyLayout indexLayout) {
+        this(dataLayout, indexLayout, true);
+    }
+
+    /**
+     * @param writeIndex false to write data rows only (the index is then built later by a
+     *                   backfill, seed 002 1.9.2)
+     */
+    public LogEventRows(RowKeyLayout dataLayout, RowKeyLayout indexLayout, boolean writeIndex) {
         this.dataLayout = checkFields(dataLayout);
         this.indexLayout = checkFields(indexLayout);
+        this.writeIndex = writeIndex;
     }
 
     /**
@@ -111,9 +124,36 @@ public final class LogEventRows {
                     utf8(attribute.getValue())));
         }
         Row data = new Row(TableRole.LOG_DATA, rowKey, timestamp, cells);
-        Row index = new Row(TableRole.LOG_INDEX, indexLayout.encode(event), timestamp,
-                List.of(new Cell(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY, rowKey)));
-        return List.of(data, index);
+        if (!writeIndex) {
+            return List.of(data);
+        }
+        return List.of(data, indexRow(rowKey, indexLayout.encode(event), timestamp));
+    }
+
+    /**
+     * The index row that a stored data row should have, rebuilt from its raw columns (hostname,
+     * event type, message) and its cell timestamp (the event time): what index verify expects and
+     * backfill writes. Empty if the row lacks one of those columns.
+     *
+     * @param dataColumn the value of a qualifier of family {@code d} in the data row, or null
+     */
+    public Optional<Row> indexRowOf(byte[] dataRowKey, Function<byte[], byte[]> dataColumn, long timestamp) {
+        Map<String, Object> fields = new HashMap<>();
+        fields.put("timestamp", timestamp);
+        for (Map.Entry<String, byte[]> column : Map.of("hostname", LogColumns.HOSTNAME,
+                "eventType", LogColumns.EVENT_TYPE, "message", LogColumns.MESSAGE).entrySet()) {
+            byte[] value = dataColumn.apply(column.getValue());
+            if (value == null) {
+                return Optional.empty();
+            }
+            fields.put(column.getKey(), new String(value, StandardCharsets.UTF_8));
+        }
+        return Optional.of(indexRow(dataRowKey, indexLayout.encode(fields::get), timestamp));
+    }
+
+    private static Row indexRow(byte[] dataRowKey, byte[] indexKey, long timestamp) {
+        return new Row(TableRole.LOG_INDEX, indexKey, timestamp,
+                List.of(new Cell(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY, dataRowKey)));
     }
 
     private static byte[] utf8(String s) {

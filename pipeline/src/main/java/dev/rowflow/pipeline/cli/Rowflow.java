@@ -4,14 +4,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code rowflow} command line. Subcommands: {@code run}, {@code config}, {@code keys}, {@code tables}; the demo artifact
+ * The {@code rowflow} command line. Subcommands: {@code run}, {@code config}, {@code keys}, {@code tables}, {@code index}; the demo artifact
  * adds {@code demo}.
  */
 @Command(name = "rowflow",
         mixinStandardHelpOptions = true,
         versionProvider = RowflowVersion.class,
         description = "Kafka Streams ingestion of event streams into HBase tables with designed row keys.",
-        subcommands = {RunCommand.class, ConfigCommand.class, KeysCommand.class, TablesCommand.class,
+        subcommands = {RunCommand.class, ConfigCommand.class, KeysCommand.class, TablesCommand.class, IndexCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Rowflow {
 

@@ -68,6 +68,11 @@ public final class RowflowConfig extends AbstractConfig {
     private static final String LOG_INDEX_LAYOUT_DOC =
             "Row key layout of the log index table (same syntax); its rows point to the data rows.";
 
+    public static final String LOG_INDEX_ENABLED_CONFIG = "index.log.enabled";
+    private static final String LOG_INDEX_ENABLED_DOC =
+            "Dual-write the log index rows with the data rows. When off, only data rows are written; "
+                    + "`rowflow index backfill` builds the index later (seed 002, 1.9.2).";
+
     public static final String UID_TABLE_CONFIG = "table.uid";
     private static final String UID_TABLE_DOC =
             "HBase lookup table of the ids that uid key parts substitute for names (seed 002, 1.11.1.4); "
@@ -118,6 +123,7 @@ public final class RowflowConfig extends AbstractConfig {
                     Importance.HIGH, LOG_DATA_TABLE_DOC)
             .define(LOG_INDEX_TABLE_CONFIG, Type.STRING, "log_index", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, LOG_INDEX_TABLE_DOC)
+            .define(LOG_INDEX_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, LOG_INDEX_ENABLED_DOC)
             .define(UID_TABLE_CONFIG, Type.STRING, "uid", new ConfigDef.NonEmptyString(),
                     Importance.MEDIUM, UID_TABLE_DOC)
             .define(LOG_DATA_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_DATA_LAYOUT, new LogLayoutValidator(),
@@ -222,7 +228,7 @@ public final class RowflowConfig extends AbstractConfig {
      */
     public LogEventRows logEventRows(UidResolver uids) {
         return new LogEventRows(RowKeyLayout.parse(getString(LOG_DATA_LAYOUT_CONFIG), uids),
-                RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), uids));
+                RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), uids), getBoolean(LOG_INDEX_ENABLED_CONFIG));
     }
 
     /** The log tables as configured: names, families and their settings, key layouts. */

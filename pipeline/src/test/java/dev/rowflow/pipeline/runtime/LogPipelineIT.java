@@ -172,6 +172,42 @@ class LogPipelineIT {
     }
 
     @Test
+    void shouldBackfillAndVerifyTheIndexOfDataWrittenWithTheIndexOff(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        RowflowConfig config = config("it-backfill", Map.of(RowflowConfig.LOG_INDEX_ENABLED_CONFIG, "false"));
+        createTopic(config);
+        try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
+            producer.sendAll(new LogEventGenerator(5, 30, 1_700_000_000_000L), 1_000, () -> false);
+        }
+        runUntilEverythingCommitted(config, committed -> { });
+        assertThat(count(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).isZero();
+        java.nio.file.Path file = dir.resolve("rowflow.properties");
+        java.util.Properties props = new java.util.Properties();
+        config.originals().forEach((k, v) -> props.setProperty(k, String.valueOf(v)));
+        try (var out = java.nio.file.Files.newOutputStream(file)) {
+            props.store(out, null);
+        }
+
+        java.io.StringWriter verify = new java.io.StringWriter();
+        assertThat(cli(verify).execute("index", "verify", "-c", file.toString())).isEqualTo(1);
+        assertThat(verify.toString()).startsWith("data rows 1000, index rows 0, unindexed data rows 1000, "
+                + "dangling index rows 0 -- NOT clean");
+        java.io.StringWriter backfill = new java.io.StringWriter();
+        assertThat(cli(backfill).execute("index", "backfill", "--repair", "-c", file.toString())).isZero();
+        assertThat(backfill.toString()).contains("dangling index rows deleted: 0").contains("index rows written: 1000");
+        java.io.StringWriter again = new java.io.StringWriter();
+        assertThat(cli(again).execute("index", "verify", "-c", file.toString())).isZero();
+        assertThat(again.toString()).isEqualTo("data rows 1000, index rows 1000, unindexed data rows 0, "
+                + "dangling index rows 0 -- clean\n");
+    }
+
+    private static picocli.CommandLine cli(java.io.StringWriter out) {
+        picocli.CommandLine cli = dev.rowflow.pipeline.cli.Rowflow.commandLine();
+        cli.setOut(new java.io.PrintWriter(out, true));
+        return cli;
+    }
+
+    @Test
     void shouldSubstituteHostsAndTypesWithIdsFromTheUidTable() throws Exception {
         RowflowConfig config = config("it-uid", Map.of(RowflowConfig.LOG_DATA_LAYOUT_CONFIG,
                 "bucket(4) | timestamp:ts, hostname:uid, eventType:uid", RowflowConfig.UID_TABLE_CONFIG, "it_uid"));

@@ -135,6 +135,11 @@ public final class TableAdmin {
 
     private static ColumnFamilyDescriptor family(byte[] name, FamilySettings settings) {
         return ColumnFamilyDescriptorBuilder.newBuilder(name)
+                // Cells carry the event time, which is older than any Delete issued later; with the
+                // classic behaviour that Delete would mask the event's replay until a major compaction
+                // (a repaired or re-ingested row stays invisible). New version behaviour orders
+                // deletes and puts by when they were written (HBASE-15968).
+                .setNewVersionBehavior(true)
                 .setTimeToLive(settings.hbaseTtl())
                 .setMaxVersions(settings.maxVersions())
                 .setMinVersions(settings.minVersions())

@@ -1,0 +1,29 @@
+package dev.rowflow.sinks.hbase;
+
+import java.util.List;
+
+/**
+ * What an index verification found.
+ *
+ * @param dataRows  rows scanned in the data table
+ * @param indexRows rows scanned in the index table
+ * @param unindexed data rows without their index row (or whose index row points elsewhere)
+ * @param dangling  index rows whose data row is missing, or would be indexed under another key
+ * @param examples  a few of the problems, keys in the HBase shell's form
+ */
+public record IndexReport(long dataRows, long indexRows, long unindexed, long dangling, List<String> examples) {
+
+    public boolean clean() {
+        return unindexed == 0 && dangling == 0;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder()
+                .append("data rows ").append(dataRows).append(", index rows ").append(indexRows)
+                .append(", unindexed data rows ").append(unindexed).append(", dangling index rows ").append(dangling)
+                .append(clean() ? " -- clean" : " -- NOT clean").append('\n');
+        examples.forEach(e -> out.append("  ").append(e).append('\n'));
+        return out.toString();
+    }
+}

@@ -1,0 +1,215 @@
+package dev.rowflow.sinks.hbase;
+
+import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.log.LogColumns;
+import dev.rowflow.keying.log.LogEventRows;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Keeps the dual-written log index honest (seed 002, 1.9.2-1.9.3): {@link #verify} scans both
+ * directions, {@link #backfill} builds the index rows of data written before the index existed
+ * (or while it was disabled), {@link #removeDangling} deletes index rows that point nowhere.
+ *
+ * <p>The expected index row of a data row is rebuilt from its raw columns and cell timestamp by
+ * {@link LogEventRows#indexRowOf}, so verify and backfill agree with what the pipeline writes. A
+ * backfill writes with the event time as cell timestamp, so running it twice, or alongside the
+ * pipeline, rewrites the same cells.
+ */
+public final class LogIndex {
+    private static final int BATCH = 1_000;
+
+    private final Connection connection;
+    private final TableDefinition data;
+    private final TableDefinition index;
+    private final LogEventRows rows;
+
+    public LogIndex(Connection connection, TableDefinition data, TableDefinition index, LogEventRows rows) {
+        this.connection = connection;
+        this.data = data;
+        this.index = index;
+        this.rows = rows;
+    }
+
+    /** Scans data -> index and index -> data; keeps up to {@code maxExamples} examples. */
+    public IndexReport verify(int maxExamples) throws IOException {
+        List<String> examples = new ArrayList<>();
+        long dataRows = 0;
+        long unindexed = 0;
+        try (Table dataTable = connection.getTable(data.name()); Table indexTable = connection.getTable(index.name());
+             ResultScanner scanner = dataTable.getScanner(dataScan())) {
+            List<Result> batch = new ArrayList<>(BATCH);
+            for (Result row : scanner) {
+                batch.add(row);
+                dataRows++;
+                if (batch.size() == BATCH) {
+                    unindexed += unindexedIn(batch, indexTable, examples, maxExamples);
+                    batch.clear();
+                }
+            }
+            unindexed += unindexedIn(batch, indexTable, examples, maxExamples);
+        }
+        long indexRows = 0;
+        long dangling = 0;
+        try (Table dataTable = connection.getTable(data.name()); Table indexTable = connection.getTable(index.name());
+             ResultScanner scanner = indexTable.getScanner(new Scan().addColumn(LogColumns.INDEX_FAMILY,
+                     LogColumns.DATA_ROW_KEY).setCaching(BATCH))) {
+            List<Result> batch = new ArrayList<>(BATCH);
+            for (Result row : scanner) {
+                batch.add(row);
+                indexRows++;
+                if (batch.size() == BATCH) {
+                    dangling += danglingIn(batch, dataTable, examples, maxExamples).size();
+                    batch.clear();
+                }
+            }
+            dangling += danglingIn(batch, dataTable, examples, maxExamples).size();
+        }
+        return new IndexReport(dataRows, indexRows, unindexed, dangling, examples);
+    }
+
+    /** Writes the index row of every data row; returns how many it wrote. */
+    public long backfill() throws IOException {
+        long written = 0;
+        try (Table dataTable = connection.getTable(data.name()); ResultScanner scanner = dataTable.getScanner(dataScan());
+             HBaseRowSink sink = new HBaseRowSink(connection, Map.of(TableRole.LOG_INDEX, index), new SinkSettings(0, 0))) {
+            for (Result row : scanner) {
+                Optional<Row> indexRow = expectedIndexRow(row);
+                if (indexRow.isPresent()) {
+                    sink.write(indexRow.get());
+                    written++;
+                }
+            }
+            sink.flush();
+        }
+        return written;
+    }
+
+    /** Deletes the index rows {@link #verify} calls dangling; returns how many. */
+    public long removeDangling() throws IOException {
+        long removed = 0;
+        try (Table dataTable = connection.getTable(data.name()); Table indexTable = connection.getTable(index.name());
+             ResultScanner scanner = indexTable.getScanner(new Scan().addColumn(LogColumns.INDEX_FAMILY,
+                     LogColumns.DATA_ROW_KEY).setCaching(BATCH))) {
+            List<Result> batch = new ArrayList<>(BATCH);
+            for (Result row : scanner) {
+                batch.add(row);
+                if (batch.size() == BATCH) {
+                    removed += delete(danglingIn(batch, dataTable, new ArrayList<>(), 0), indexTable);
+                    batch.clear();
+                }
+            }
+            removed += delete(danglingIn(batch, dataTable, new ArrayList<>(), 0), indexTable);
+        }
+        return removed;
+    }
+
+    private long unindexedIn(List<Result> dataRows, Table indexTable, List<String> examples, int maxExamples)
+            throws IOException {
+        List<Get> gets = new ArrayList<>(dataRows.size());
+        List<Row> expected = new ArrayList<>(dataRows.size());
+        long problems = 0;
+        for (Result row : dataRows) {
+            Optional<Row> indexRow = expectedIndexRow(row);
+            if (indexRow.isEmpty()) {
+                problems++;
+                example(examples, maxExamples, "data row " + Bytes.toStringBinary(row.getRow())
+                        + " lacks the columns its index key is built from");
+                continue;
+            }
+            expected.add(indexRow.get());
+            gets.add(new Get(indexRow.get().key()).addColumn(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY));
+        }
+        Result[] found = indexTable.get(gets);
+        for (int i = 0; i < found.length; i++) {
+            byte[] pointer = found[i].getValue(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY);
+            byte[] dataKey = expected.get(i).cells().get(0).value();
+            if (!Arrays.equals(pointer, dataKey)) {
+                problems++;
+                example(examples, maxExamples, "unindexed data row " + Bytes.toStringBinary(dataKey)
+                        + " (expected index row " + Bytes.toStringBinary(expected.get(i).key()) + ")");
+            }
+        }
+        return problems;
+    }
+
+    /** The index rows of the batch that point to no data row, or to one indexed under another key. */
+    private List<byte[]> danglingIn(List<Result> indexRows, Table dataTable, List<String> examples, int maxExamples)
+            throws IOException {
+        List<byte[]> dangling = new ArrayList<>();
+        List<Result> pointing = new ArrayList<>(indexRows.size());
+        for (Result row : indexRows) {
+            byte[] pointer = row.getValue(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY);
+            if (pointer == null || pointer.length == 0) {
+                dangling.add(row.getRow());
+                example(examples, maxExamples, "dangling index row " + Bytes.toStringBinary(row.getRow())
+                        + " (no data row key in it)");
+            } else {
+                pointing.add(row);
+            }
+        }
+        indexRows = pointing;
+        List<Get> gets = new ArrayList<>(indexRows.size());
+        for (Result row : indexRows) {
+            gets.add(new Get(row.getValue(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY))
+                    .addColumn(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME)
+                    .addColumn(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE)
+                    .addColumn(LogColumns.DATA_FAMILY, LogColumns.MESSAGE));
+        }
+        Result[] found = dataTable.get(gets);
+        for (int i = 0; i < found.length; i++) {
+            byte[] indexKey = indexRows.get(i).getRow();
+            Optional<Row> expected = found[i].isEmpty() ? Optional.empty() : expectedIndexRow(found[i]);
+            if (expected.isEmpty() || !Arrays.equals(expected.get().key(), indexKey)) {
+                dangling.add(indexKey);
+                example(examples, maxExamples, "dangling index row " + Bytes.toStringBinary(indexKey) + " -> "
+                        + Bytes.toStringBinary(gets.get(i).getRow()) + (found[i].isEmpty() ? " (no such data row)"
+                        : " (that data row is indexed elsewhere)"));
+            }
+        }
+        return dangling;
+    }
+
+    private Optional<Row> expectedIndexRow(Result dataRow) {
+        if (dataRow.isEmpty()) {
+            return Optional.empty();
+        }
+        long timestamp = dataRow.rawCells()[0].getTimestamp();
+        return rows.indexRowOf(dataRow.getRow(), qualifier -> dataRow.getValue(LogColumns.DATA_FAMILY, qualifier),
+                timestamp);
+    }
+
+    private static Scan dataScan() {
+        return new Scan().addColumn(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME)
+                .addColumn(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE)
+                .addColumn(LogColumns.DATA_FAMILY, LogColumns.MESSAGE)
+                .setCaching(BATCH);
+    }
+
+    private static long delete(List<byte[]> keys, Table table) throws IOException {
+        List<Delete> deletes = new ArrayList<>(keys.size());
+        keys.forEach(key -> deletes.add(new Delete(key)));
+        table.delete(deletes);
+        return keys.size();
+    }
+
+    private static void example(List<String> examples, int max, String example) {
+        if (examples.size() < max) {
+            examples.add(example);
+        }
+    }
+}
