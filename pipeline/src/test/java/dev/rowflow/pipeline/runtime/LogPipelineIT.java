@@ -208,6 +208,47 @@ class LogPipelineIT {
     }
 
     @Test
+    void shouldLeaveTheTablesByteIdenticalWhenTheSameInputIsConsumedAgain() throws Exception {
+        RowflowConfig first = config("it-replay", Map.of());
+        createTopic(first);
+        try (LogEventProducer producer = LogEventProducer.open(first.kafkaProperties(), topic(first))) {
+            producer.sendAll(new LogEventGenerator(21, 40, 1_700_000_000_000L), 3_000, () -> false);
+        }
+        runUntilEverythingCommitted(first, committed -> { });
+        Map<String, String> before = contents(first);
+
+        // A new application id over the same topic and tables: every record is consumed again.
+        Map<String, String> overrides = new HashMap<>();
+        overrides.put(RowflowConfig.LOGS_TOPIC_CONFIG, topic(first));
+        overrides.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, first.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG));
+        overrides.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, first.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG));
+        RowflowConfig replay = config("it-replay-again", overrides);
+        runUntilEverythingCommitted(replay, committed -> { });
+
+        assertThat(before).hasSize(2 * 3_000);
+        assertThat(contents(replay)).isEqualTo(before);
+    }
+
+    /** Every visible row of both tables: key -> its cells (family, qualifier, timestamp, value) in hex. */
+    private static Map<String, String> contents(RowflowConfig config) throws Exception {
+        Map<String, String> contents = new java.util.TreeMap<>();
+        for (String table : List.of(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG),
+                config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))) {
+            for (Map.Entry<ByteBuffer, Result> row : scan(table).entrySet()) {
+                StringBuilder cells = new StringBuilder();
+                for (var cell : row.getValue().rawCells()) {
+                    cells.append(Bytes.toHex(org.apache.hadoop.hbase.CellUtil.cloneFamily(cell))).append(':')
+                            .append(Bytes.toHex(org.apache.hadoop.hbase.CellUtil.cloneQualifier(cell))).append('@')
+                            .append(cell.getTimestamp()).append('=')
+                            .append(Bytes.toHex(org.apache.hadoop.hbase.CellUtil.cloneValue(cell))).append(' ');
+                }
+                contents.put(table + "/" + Bytes.toHex(row.getKey().array()), cells.toString());
+            }
+        }
+        return contents;
+    }
+
+    @Test
     void shouldSubstituteHostsAndTypesWithIdsFromTheUidTable() throws Exception {
         RowflowConfig config = config("it-uid", Map.of(RowflowConfig.LOG_DATA_LAYOUT_CONFIG,
                 "bucket(4) | timestamp:ts, hostname:uid, eventType:uid", RowflowConfig.UID_TABLE_CONFIG, "it_uid"));
