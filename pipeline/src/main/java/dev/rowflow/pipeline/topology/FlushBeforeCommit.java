@@ -12,44 +12,71 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.errors.StreamsException;
 
 import java.io.IOException;
-import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Ties the flush of the HBase sinks to Kafka Streams' commit (see the package javadoc).
  *
- * <p>Each {@link dev.rowflow.sinks.RowSink} is registered by its processor on the stream thread
- * that runs it. The {@link KafkaClientSupplier} of this class gives each stream thread a producer
- * whose {@code flush()} -- which Kafka Streams calls before it commits the thread's offsets --
- * first flushes that thread's sinks. One instance per {@code KafkaStreams}.
+ * <p>Each stream thread has one {@link RowSink}, opened by the first of its tasks' processors and
+ * closed with the last: its buffers fill with the rows of all the thread's tasks, so the HBase
+ * client sends fewer, larger batches (as one writer would) instead of one small buffer per task.
+ * The {@link KafkaClientSupplier} of this class gives each stream thread a producer whose
+ * {@code flush()} -- which Kafka Streams calls before it commits the thread's offsets -- first
+ * flushes that thread's sink. A failed flush fails the commit of every task of the thread, which
+ * is what a failure of the thread means anyway: all of them are processed again from their last
+ * commit. One instance per {@code KafkaStreams}.
  */
 public final class FlushBeforeCommit {
-    private final ThreadLocal<Set<RowSink>> sinksOfThread = ThreadLocal.withInitial(LinkedHashSet::new);
+    /** The sink of one stream thread and how many processors use it. */
+    private static final class ThreadSink {
+        private final RowSink sink;
+        private int users;
 
-    /** Called by a processor on its stream thread when it opens its sink. */
-    public void register(RowSink sink) {
-        sinksOfThread.get().add(sink);
+        ThreadSink(RowSink sink) {
+            this.sink = sink;
+        }
     }
 
-    /** Called by a processor on its stream thread when it closes its sink. */
-    public void unregister(RowSink sink) {
-        sinksOfThread.get().remove(sink);
+    private final ThreadLocal<ThreadSink> sinkOfThread = new ThreadLocal<>();
+
+    /** The calling stream thread's sink, opened with {@code factory} by its first user. */
+    public RowSink open(SinkFactory factory) throws IOException {
+        ThreadSink current = sinkOfThread.get();
+        if (current == null) {
+            current = new ThreadSink(factory.open());
+            sinkOfThread.set(current);
+        }
+        current.users++;
+        return current.sink;
+    }
+
+    /** Releases the calling thread's sink; the last user closes it (which flushes). */
+    public void close(RowSink sink) throws IOException {
+        ThreadSink current = sinkOfThread.get();
+        if (current == null || current.sink != sink) {
+            throw new IllegalStateException("closing a sink that is not this thread's: " + sink);
+        }
+        if (--current.users == 0) {
+            sinkOfThread.remove();
+            sink.close();
+        }
     }
 
     /**
-     * Flushes every sink of the calling thread.
+     * Flushes the calling thread's sink, if it has one.
      *
-     * @throws StreamsException if a flush fails: the commit must not happen
+     * @throws StreamsException if the flush fails: the commit must not happen
      */
     public void flushSinksOfThisThread() {
-        for (RowSink sink : sinksOfThread.get()) {
-            try {
-                sink.flush();
-            } catch (IOException | RuntimeException e) {
-                throw new StreamsException("HBase flush failed; offsets not committed, records will be processed again: "
-                        + e.getMessage(), e);
-            }
+        ThreadSink current = sinkOfThread.get();
+        if (current == null) {
+            return;
+        }
+        try {
+            current.sink.flush();
+        } catch (IOException | RuntimeException e) {
+            throw new StreamsException("HBase flush failed; offsets not committed, records will be processed again: "
+                    + e.getMessage(), e);
         }
     }
 

@@ -14,8 +14,8 @@ import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * Writes the data row and index row of each log event to the task's sink. The rows become
- * durable at the next commit (see {@link FlushBeforeCommit}).
+ * Writes the data row and index row of each log event to the stream thread's sink. The rows
+ * become durable at the next commit (see {@link FlushBeforeCommit}).
  *
  * <p>An event that cannot become rows throws {@link InvalidEventException} before anything is
  * written, so the record goes to the dead-letter topic whole; a failure of the sink itself throws
@@ -36,11 +36,10 @@ final class LogEventWriter implements Processor<byte[], LogEvent, Void, Void> {
     @Override
     public void init(ProcessorContext<Void, Void> context) {
         try {
-            sink = sinks.open();
+            sink = flushBeforeCommit.open(sinks);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the sink of task " + context.taskId(), e);
         }
-        flushBeforeCommit.register(sink);
     }
 
     @Override
@@ -66,10 +65,9 @@ final class LogEventWriter implements Processor<byte[], LogEvent, Void, Void> {
         if (sink == null) {
             return;
         }
-        flushBeforeCommit.unregister(sink);
         try {
             // Rows made durable here without a commit are simply rewritten by the replay.
-            sink.close();
+            flushBeforeCommit.close(sink);
         } catch (IOException e) {
             throw new UncheckedIOException("closing the HBase sink failed: " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.topology;
 
+import dev.rowflow.sinks.RowSink;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.Test;
@@ -7,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,16 +17,22 @@ class FlushBeforeCommitTest {
     private final FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit();
 
     private Producer<byte[], byte[]> producer() {
-        // No record is ever sent, so no broker is contacted: flush() returns once the sinks are flushed.
+        // No record is ever sent, so no broker is contacted: flush() returns once the sink is flushed.
         return flushBeforeCommit.clientSupplier().getProducer(Map.of("bootstrap.servers", "127.0.0.1:9"));
     }
 
     @Test
-    void shouldFlushTheSinksOfTheCommittingThreadWhenStreamsFlushesItsProducer() throws Exception {
+    void shouldFlushTheSinkOfTheCommittingThreadWhenStreamsFlushesItsProducer() throws Exception {
         InMemoryRowSink mine = new InMemoryRowSink();
         InMemoryRowSink otherThreads = new InMemoryRowSink();
-        flushBeforeCommit.register(mine);
-        CompletableFuture.runAsync(() -> flushBeforeCommit.register(otherThreads)).get();
+        flushBeforeCommit.open(() -> mine);
+        CompletableFuture.runAsync(() -> {
+            try {
+                flushBeforeCommit.open(() -> otherThreads);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }).get();
 
         try (Producer<byte[], byte[]> producer = producer()) {
             producer.flush();
@@ -35,26 +43,36 @@ class FlushBeforeCommitTest {
     }
 
     @Test
-    void shouldFailTheProducerFlushAndSoTheCommitWhenASinkCannotFlush() {
+    void shouldShareOneSinkAmongTheTasksOfAThreadAndCloseItWithTheLast() throws Exception {
+        AtomicInteger opened = new AtomicInteger();
+        SinkFactory factory = () -> {
+            opened.incrementAndGet();
+            return new InMemoryRowSink();
+        };
+
+        RowSink first = flushBeforeCommit.open(factory);
+        RowSink second = flushBeforeCommit.open(factory);
+        assertThat(second).isSameAs(first);
+        assertThat(opened).hasValue(1);
+
+        flushBeforeCommit.close(first);
+        assertThat(((InMemoryRowSink) first).closed()).isFalse();
+        flushBeforeCommit.close(second);
+        assertThat(((InMemoryRowSink) first).closed()).isTrue();
+        flushBeforeCommit.flushSinksOfThisThread();
+        assertThat(((InMemoryRowSink) first).flushes()).as("a closed sink is not flushed again").isEqualTo(1);
+    }
+
+    @Test
+    void shouldFailTheProducerFlushAndSoTheCommitWhenTheSinkCannotFlush() throws Exception {
         InMemoryRowSink failing = new InMemoryRowSink();
         failing.failNextFlush(new IOException("region server gone"));
-        flushBeforeCommit.register(failing);
+        flushBeforeCommit.open(() -> failing);
 
         try (Producer<byte[], byte[]> producer = producer()) {
             assertThatThrownBy(producer::flush)
                     .isInstanceOf(StreamsException.class)
                     .hasMessageContaining("offsets not committed").hasMessageContaining("region server gone");
         }
-    }
-
-    @Test
-    void shouldForgetAClosedSink() {
-        InMemoryRowSink sink = new InMemoryRowSink();
-        flushBeforeCommit.register(sink);
-        flushBeforeCommit.unregister(sink);
-
-        flushBeforeCommit.flushSinksOfThisThread();
-
-        assertThat(sink.flushes()).isZero();
     }
 }
