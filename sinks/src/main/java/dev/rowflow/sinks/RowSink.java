@@ -5,7 +5,7 @@ import dev.rowflow.keying.Row;
 import java.io.IOException;
 
 /**
- * Buffered destination of rows. Not thread-safe: one sink per stream task.
+ * Buffered destination of rows. Not thread-safe: one sink per stream thread.
  *
  * <p>Contract: a row passed to {@link #write} is durable once a later {@link #flush()} returns
  * normally. If {@code flush()} throws, some rows written since the last successful flush may be

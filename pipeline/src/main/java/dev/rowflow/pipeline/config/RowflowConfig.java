@@ -80,7 +80,7 @@ public final class RowflowConfig extends AbstractConfig {
 
     public static final String WRITE_BUFFER_BYTES_CONFIG = "sink.write.buffer.bytes";
     private static final String WRITE_BUFFER_BYTES_DOC =
-            "Bytes buffered per table per stream task before the HBase client sends them. "
+            "Bytes buffered per table per stream thread before the HBase client sends them. "
                     + "0 inherits hbase.client.write.buffer.";
 
     public static final String PERIODIC_FLUSH_MS_CONFIG = "sink.periodic.flush.ms";

@@ -4,7 +4,7 @@ import dev.rowflow.sinks.RowSink;
 
 import java.io.IOException;
 
-/** Opens one {@link RowSink} per stream task. */
+/** Opens the {@link RowSink} of a stream thread (see {@link FlushBeforeCommit#open}). */
 @FunctionalInterface
 public interface SinkFactory {
     RowSink open() throws IOException;
