@@ -1,0 +1,88 @@
+package dev.rowflow.sinks.hbase;
+
+import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.embedded.EmbeddedStackExtension;
+import dev.rowflow.keying.Cell;
+import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The buffered sink on real HBase: nothing of a wide row dropped, limits refused up front. */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@ExtendWith(EmbeddedStackExtension.class)
+class HBaseRowSinkIT {
+    private static final byte[] FAMILY = Bytes.toBytes("d");
+    private static Connection connection;
+
+    @BeforeAll
+    static void connect(EmbeddedStack stack) throws Exception {
+        connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration());
+    }
+
+    @AfterAll
+    static void disconnect() throws Exception {
+        connection.close();
+    }
+
+    @Test
+    void shouldKeepEveryCellOfRowsThatShareAKeyInOneBuffer() throws Exception {
+        TableDefinition table = new TableDefinition(TableName.valueOf("sink_wide"), FAMILY, FamilySettings.DEFAULT,
+                RowKeyLayout.parse("hostname:text", null));
+        try (Admin admin = connection.getAdmin()) {
+            new TableAdmin(admin).createOrCheck(table);
+        }
+        byte[] key = Bytes.toBytes("web-01");
+        try (HBaseRowSink sink = new HBaseRowSink(connection, Map.of(TableRole.LOG_DATA, table), new SinkSettings(0, 0))) {
+            // Two events' rows under one key, each with its own column (OpenTSDB-style wide rows):
+            // a sink that kept only the last mutation per row in a batch would drop the first cell.
+            sink.write(new Row(TableRole.LOG_DATA, key, 1_000, List.of(new Cell(FAMILY, Bytes.toBytes("q1"), Bytes.toBytes("a")))));
+            sink.write(new Row(TableRole.LOG_DATA, key, 2_000, List.of(new Cell(FAMILY, Bytes.toBytes("q2"), Bytes.toBytes("b")))));
+            sink.flush();
+        }
+        try (Table t = connection.getTable(table.name())) {
+            Result row = t.get(new Get(key));
+            assertThat(Bytes.toString(row.getValue(FAMILY, Bytes.toBytes("q1")))).isEqualTo("a");
+            assertThat(Bytes.toString(row.getValue(FAMILY, Bytes.toBytes("q2")))).isEqualTo("b");
+        }
+    }
+
+    @Test
+    void shouldRefuseRowsTheServerWouldNeverTake() throws Exception {
+        TableDefinition table = new TableDefinition(TableName.valueOf("sink_limits"), FAMILY, FamilySettings.DEFAULT,
+                RowKeyLayout.parse("hostname:text", null));
+        try (Admin admin = connection.getAdmin()) {
+            new TableAdmin(admin).createOrCheck(table);
+        }
+        try (HBaseRowSink sink = new HBaseRowSink(connection, Map.of(TableRole.LOG_DATA, table), new SinkSettings(0, 0))) {
+            Row bigCell = new Row(TableRole.LOG_DATA, Bytes.toBytes("k"), 1,
+                    List.of(new Cell(FAMILY, Bytes.toBytes("m"), new byte[11 * 1024 * 1024])));
+            assertThatThrownBy(() -> sink.check(bigCell)).isInstanceOf(InvalidEventException.class)
+                    .hasMessageContaining("over the cell size limit of 10485760 bytes");
+            Row longKey = new Row(TableRole.LOG_DATA, new byte[40_000], 1,
+                    List.of(new Cell(FAMILY, Bytes.toBytes("m"), Bytes.toBytes("x"))));
+            assertThatThrownBy(() -> sink.check(longKey)).isInstanceOf(InvalidEventException.class)
+                    .hasMessageContaining("40000 bytes");
+        }
+    }
+}
