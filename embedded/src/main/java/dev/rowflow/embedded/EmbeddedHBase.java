@@ -5,6 +5,8 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -15,6 +17,7 @@ import java.util.Map;
  */
 public final class EmbeddedHBase implements AutoCloseable {
     private final HBaseTestingUtility util;
+    private Connection connection;
 
     private EmbeddedHBase(HBaseTestingUtility util) {
         this.util = util;
@@ -50,13 +53,35 @@ public final class EmbeddedHBase implements AutoCloseable {
                 HConstants.ZOOKEEPER_ZNODE_PARENT, conf.get(HConstants.ZOOKEEPER_ZNODE_PARENT, "/hbase"));
     }
 
+    /**
+     * A client connection for tests to read and write with plain hbase-client, shared and closed
+     * with the cluster.
+     */
+    public synchronized Connection connection() {
+        if (connection == null) {
+            try {
+                connection = ConnectionFactory.createConnection(util.getConfiguration());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot connect to the mini cluster", e);
+            }
+        }
+        return connection;
+    }
+
     /** The cluster's own configuration, for tests that inspect it beyond a client's view. */
     public HBaseTestingUtility testingUtility() {
         return util;
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (java.io.IOException e) {
+                // the cluster goes down next anyway
+            }
+        }
         try {
             util.shutdownMiniHBaseCluster();
         } catch (Exception e) {

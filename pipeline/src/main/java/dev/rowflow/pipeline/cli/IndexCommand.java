@@ -3,25 +3,18 @@ package dev.rowflow.pipeline.cli;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.layout.UidResolver;
-import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.runtime.LogPipeline;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.IndexReport;
 import dev.rowflow.sinks.hbase.LogIndex;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /** {@code rowflow index}: verify, backfill and repair the dual-written log index. */
 @Command(name = "index", mixinStandardHelpOptions = true,
@@ -29,26 +22,15 @@ import java.util.concurrent.Callable;
         subcommands = {IndexCommand.Verify.class, IndexCommand.Backfill.class})
 final class IndexCommand {
 
-    abstract static class IndexAction implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-                description = "Properties file, as for `rowflow run` (ROWFLOW_CONFIG_* variables override it).")
-        Path configFile;
-
+    /** What both subcommands share: the configured layouts and tables, and a {@link LogIndex} over them. */
+    abstract static class IndexAction extends HBaseCommand {
         @Override
-        public Integer call() throws Exception {
-            RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
-            try (Connection connection = ConnectionFactory.createConnection(LogPipeline.hbaseConfiguration(config))) {
-                UidResolver uids = new HBaseUidStore(connection,
-                        TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG)));
-                LogEventRows rows = config.logEventRows(uids);
-                Map<TableRole, TableDefinition> tables = config.logTables(rows);
-                LogIndex index = new LogIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX),
-                        rows);
-                return run(index, spec.commandLine().getOut());
-            }
+        int run(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
+            UidResolver uids = new HBaseUidStore(connection,
+                    TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG)));
+            LogEventRows rows = config.logEventRows(uids);
+            Map<TableRole, TableDefinition> tables = config.logTables(rows);
+            return run(new LogIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX), rows), out);
         }
 
         abstract int run(LogIndex index, PrintWriter out) throws Exception;

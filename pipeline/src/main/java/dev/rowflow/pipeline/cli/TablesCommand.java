@@ -1,23 +1,15 @@
 package dev.rowflow.pipeline.cli;
 
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.runtime.LogPipeline;
 import dev.rowflow.sinks.hbase.TableAdmin;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /** {@code rowflow tables}: the configured tables, created, described and updated online. */
 @Command(name = "tables", mixinStandardHelpOptions = true,
@@ -25,22 +17,13 @@ import java.util.concurrent.Callable;
         subcommands = {TablesCommand.Create.class, TablesCommand.Describe.class, TablesCommand.Update.class})
 final class TablesCommand {
 
-    /** What every subcommand shares: the configuration and an HBase admin over it. */
-    abstract static class TablesAction implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-                description = "Properties file, as for `rowflow run` (ROWFLOW_CONFIG_* variables override it).")
-        Path configFile;
-
+    /** What every subcommand shares: the configured tables and an HBase admin. */
+    abstract static class TablesAction extends HBaseCommand {
         @Override
-        public Integer call() throws Exception {
-            RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
+        int run(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
             Map<TableRole, TableDefinition> tables = config.logTables(config.logEventRows(null));
-            try (Connection connection = ConnectionFactory.createConnection(LogPipeline.hbaseConfiguration(config));
-                 Admin admin = connection.getAdmin()) {
-                return run(config, new TableAdmin(admin), tables, spec.commandLine().getOut());
+            try (Admin admin = connection.getAdmin()) {
+                return run(config, new TableAdmin(admin), tables, out);
             }
         }
 
@@ -54,7 +37,7 @@ final class TablesCommand {
         @Override
         int run(RowflowConfig config, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
                 throws Exception {
-            LogPipeline.createOrCheck(admin, tables, config);
+            dev.rowflow.pipeline.runtime.LogPipeline.createOrCheck(admin, tables, config);
             for (TableDefinition table : tables.values()) {
                 out.print(admin.describe(table.name()));
             }

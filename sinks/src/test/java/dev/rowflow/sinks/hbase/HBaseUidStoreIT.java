@@ -6,11 +6,9 @@ import dev.rowflow.keying.layout.RowKeyLayout;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,13 +36,8 @@ class HBaseUidStoreIT {
     private static Connection connection;
 
     @BeforeAll
-    static void connect(EmbeddedStack stack) throws Exception {
-        connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration());
-    }
-
-    @AfterAll
-    static void disconnect() throws Exception {
-        connection.close();
+    static void connect(EmbeddedStack stack) {
+        connection = stack.hbase().connection();
     }
 
     private static TableName table(String name) throws Exception {

@@ -11,12 +11,10 @@ import dev.rowflow.keying.log.LogEventRows;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,13 +37,8 @@ class LogIndexIT {
     private static Connection connection;
 
     @BeforeAll
-    static void connect(EmbeddedStack stack) throws Exception {
-        connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration());
-    }
-
-    @AfterAll
-    static void disconnect() throws Exception {
-        connection.close();
+    static void connect(EmbeddedStack stack) {
+        connection = stack.hbase().connection();
     }
 
     private static List<LogEvent> events(int n) {

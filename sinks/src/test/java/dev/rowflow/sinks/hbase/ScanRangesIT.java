@@ -10,7 +10,6 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
@@ -19,7 +18,6 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -55,13 +53,8 @@ class ScanRangesIT {
     }
 
     @BeforeAll
-    static void connect(EmbeddedStack stack) throws Exception {
-        connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration());
-    }
-
-    @AfterAll
-    static void disconnect() throws Exception {
-        connection.close();
+    static void connect(EmbeddedStack stack) {
+        connection = stack.hbase().connection();
     }
 
     /** Times overlap across hosts (ties) and sequential times make the hotspot case. */
