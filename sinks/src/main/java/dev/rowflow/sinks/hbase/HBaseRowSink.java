@@ -16,7 +16,6 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -25,10 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * A {@link RowSink} with one {@link BufferedMutator} per table role, over a shared
  * {@link Connection} it does not own.
  *
- * <p>Every row becomes a {@link Put} whose cells carry the row's timestamp (the event time), so
- * writing a row twice rewrites the same cells. Consecutive rows of one key are merged into one Put
- * holding all their cells (a Put per cell would cost an RPC entry each; keeping only the last, as
- * some sinks do, drops cells).
+ * <p>Every row becomes one {@link Put} whose cells carry the row's timestamp (the event time), so
+ * writing a row twice rewrites the same cells.
  *
  * <p>A mutator sends in the background (buffer full, periodic flush), where a failure cannot be
  * thrown to the caller. The {@link BufferedMutator.ExceptionListener} installed here keeps the
@@ -39,9 +36,6 @@ public final class HBaseRowSink implements RowSink {
     private final Map<TableRole, BufferedMutator> mutators = new EnumMap<>(TableRole.class);
     private final Map<TableRole, Long> cellTtlMillis = new EnumMap<>(TableRole.class);
     private final int maxKeyValueSize;
-    /** The last Put of each table, held back so that the next row of the same key joins it. */
-    private final Map<TableRole, Put> pending = new EnumMap<>(TableRole.class);
-    private long mutations;
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
 
     public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings)
@@ -92,48 +86,19 @@ public final class HBaseRowSink implements RowSink {
         if (mutator == null) {
             throw new IllegalStateException("no table configured for " + row.table() + " (row " + row + ")");
         }
-        Put held = pending.get(row.table());
-        if (held != null && Arrays.equals(held.getRow(), row.key())) {
-            // Consecutive rows of one key (rows-as-columns layouts, a wide row) become one Put with
-            // all their cells -- merged, never replaced, so no cell is dropped.
-            addCells(held, row);
-            return;
-        }
-        if (held != null) {
-            send(row.table(), held);
-        }
-        pending.put(row.table(), toPut(row, cellTtlMillis.get(row.table())));
+        mutator.mutate(toPut(row, cellTtlMillis.get(row.table())));
     }
 
     @Override
     public void flush() throws IOException {
-        sendPending();
         for (BufferedMutator mutator : mutators.values()) {
             mutator.flush();
         }
         throwIfFailed();
     }
 
-    /** Puts handed to the HBase client so far (after merging rows of one key). */
-    public long mutations() {
-        return mutations;
-    }
-
-    private void send(TableRole table, Put put) throws IOException {
-        mutators.get(table).mutate(put);
-        mutations++;
-    }
-
-    private void sendPending() throws IOException {
-        for (Map.Entry<TableRole, Put> held : pending.entrySet()) {
-            send(held.getKey(), held.getValue());
-        }
-        pending.clear();
-    }
-
     @Override
     public void close() throws IOException {
-        sendPending();
         IOException first = null;
         for (BufferedMutator mutator : mutators.values()) {
             try {
@@ -158,17 +123,13 @@ public final class HBaseRowSink implements RowSink {
      */
     static Put toPut(Row row, long cellTtlMillis) {
         Put put = new Put(row.key(), row.timestamp());
-        addCells(put, row);
+        for (Cell cell : row.cells()) {
+            put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
+        }
         if (cellTtlMillis > 0) {
             put.setTTL(cellTtlMillis);
         }
         return put;
-    }
-
-    private static void addCells(Put put, Row row) {
-        for (Cell cell : row.cells()) {
-            put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
-        }
     }
 
     private void throwIfFailed() throws RetriesExhaustedWithDetailsException {
