@@ -52,32 +52,22 @@ public final class LogIndex {
         long unindexed = 0;
         try (Table dataTable = connection.getTable(data.name()); Table indexTable = connection.getTable(index.name());
              ResultScanner scanner = dataTable.getScanner(dataScan())) {
-            List<Result> batch = new ArrayList<>(BATCH);
-            for (Result row : scanner) {
-                batch.add(row);
-                dataRows++;
-                if (batch.size() == BATCH) {
-                    unindexed += unindexedIn(batch, indexTable, examples, maxExamples);
-                    batch.clear();
-                }
-            }
-            unindexed += unindexedIn(batch, indexTable, examples, maxExamples);
+            long[] counts = new long[1];
+            dataRows = inBatches(scanner, batch -> {
+                counts[0] += unindexedIn(batch, indexTable, examples, maxExamples);
+            });
+            unindexed = counts[0];
         }
         long indexRows = 0;
         long dangling = 0;
         try (Table dataTable = connection.getTable(data.name()); Table indexTable = connection.getTable(index.name());
              ResultScanner scanner = indexTable.getScanner(new Scan().addColumn(LogColumns.INDEX_FAMILY,
                      LogColumns.DATA_ROW_KEY).setCaching(BATCH))) {
-            List<Result> batch = new ArrayList<>(BATCH);
-            for (Result row : scanner) {
-                batch.add(row);
-                indexRows++;
-                if (batch.size() == BATCH) {
-                    dangling += danglingIn(batch, dataTable, examples, maxExamples).size();
-                    batch.clear();
-                }
-            }
-            dangling += danglingIn(batch, dataTable, examples, maxExamples).size();
+            long[] counts = new long[1];
+            indexRows = inBatches(scanner, batch -> {
+                counts[0] += danglingIn(batch, dataTable, examples, maxExamples).size();
+            });
+            dangling = counts[0];
         }
         return new IndexReport(dataRows, indexRows, unindexed, dangling, examples);
     }
@@ -105,17 +95,37 @@ public final class LogIndex {
         try (Table dataTable = connection.getTable(data.name()); Table indexTable = connection.getTable(index.name());
              ResultScanner scanner = indexTable.getScanner(new Scan().addColumn(LogColumns.INDEX_FAMILY,
                      LogColumns.DATA_ROW_KEY).setCaching(BATCH))) {
-            List<Result> batch = new ArrayList<>(BATCH);
-            for (Result row : scanner) {
-                batch.add(row);
-                if (batch.size() == BATCH) {
-                    removed += delete(danglingIn(batch, dataTable, new ArrayList<>(), 0), indexTable);
-                    batch.clear();
-                }
-            }
-            removed += delete(danglingIn(batch, dataTable, new ArrayList<>(), 0), indexTable);
+            long[] counts = new long[1];
+            inBatches(scanner, batch -> {
+                counts[0] += delete(danglingIn(batch, dataTable, new ArrayList<>(), 0), indexTable);
+            });
+            removed = counts[0];
         }
         return removed;
+    }
+
+    /** Work on a batch of scanned rows; batches keep the Gets of a check to one round trip each. */
+    @FunctionalInterface
+    private interface BatchCheck {
+        void accept(List<Result> batch) throws IOException;
+    }
+
+    /** Hands the scanner's rows to {@code check} {@value #BATCH} at a time; returns how many rows. */
+    private static long inBatches(ResultScanner scanner, BatchCheck check) throws IOException {
+        long rows = 0;
+        List<Result> batch = new ArrayList<>(BATCH);
+        for (Result row : scanner) {
+            batch.add(row);
+            rows++;
+            if (batch.size() == BATCH) {
+                check.accept(batch);
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty()) {
+            check.accept(batch);
+        }
+        return rows;
     }
 
     private long unindexedIn(List<Result> dataRows, Table indexTable, List<String> examples, int maxExamples)
