@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  * <pre>
  * layout := [salt "|"] part ("," part)*
  * salt   := "bucket(" N ["," "hash=" field ("+" field)*] ["," "mod=" field] ")" | "hex(" W ")" | "bin(" W ")"
- * part   := field ":" encoding          encoding: text md5 uid long ts rts dec byte (see KeyEncodings)
+ * part   := field ":" encoding          encoding: text md5 uid long ts rts dec byte int (see KeyEncodings)
  * </pre>
  *
  * <h2>Byte layout</h2>

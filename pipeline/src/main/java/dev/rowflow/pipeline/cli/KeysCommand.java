@@ -28,7 +28,7 @@ import java.util.Map;
 @Command(name = "keys", mixinStandardHelpOptions = true,
         description = {"Encode, decode and split row keys of a layout.",
                 "Layout spec: [salt |] field:encoding, ...   salts: bucket(N), bucket(N,hash=f+g), bucket(N,mod=f), "
-                        + "hex(W), bin(W); encodings: text md5 long ts rts dec byte uid.",
+                        + "hex(W), bin(W); encodings: text md5 long ts rts dec byte int uid.",
                 "Example: rowflow keys encode --layout 'hex(4) | timestamp:dec' timestamp=1364248490"},
         subcommands = {KeysCommand.Encode.class, KeysCommand.Decode.class, KeysCommand.Splits.class})
 final class KeysCommand {

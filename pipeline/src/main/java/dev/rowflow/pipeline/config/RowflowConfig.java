@@ -61,7 +61,7 @@ public final class RowflowConfig extends AbstractConfig {
     private static final String LOG_DATA_LAYOUT_DOC =
             "Row key layout of the log data table: [salt |] field:encoding, ... over the LogEvent fields "
                     + "(salts bucket(N), bucket(N,hash=f), bucket(N,mod=f), hex(W), bin(W); encodings text, md5, "
-                    + "uid, long, ts, rts, dec, byte; see `rowflow keys --help`). The table is pre-split to "
+                    + "uid, long, ts, rts, dec, byte, int; see `rowflow keys --help`). The table is pre-split to "
                     + "match. Do not change it for an existing table.";
 
     public static final String LOG_INDEX_LAYOUT_CONFIG = "keying.layout.log.index";

@@ -1,0 +1,414 @@
+package dev.rowflow.keying.order;
+
+import dev.rowflow.events.Customer;
+import dev.rowflow.events.LineItem;
+import dev.rowflow.events.Order;
+import dev.rowflow.events.ShippingLocation;
+import dev.rowflow.keying.Cell;
+import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.KeyEncodings;
+import dev.rowflow.keying.layout.KeyPart;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.layout.Salt;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns customers and orders into rows (seed 002, case study 1.11.3 "Customer/Order").
+ *
+ * <h2>Keys</h2>
+ * The order layout names the two parts of the seed's order key {@code [customer][order]}, e.g.
+ * {@code customerNumber:text, orderNumber:text} (raw), {@code customerNumber:md5, orderNumber:md5}
+ * (MD5 + MD5) or {@code customerNumber:uid, orderNumber:md5} (numeric substitution + MD5). Every
+ * key of a customer or order starts with the encoded customer part, then:
+ * <pre>
+ *                         separate tables                 CUSTOMER++ (one table)
+ * customer row            [customer]                      [customer] 'C'
+ * order key [order] =     [customer][order]               [customer] 'O' [order]
+ * </pre>
+ * and each {@link OrderDesign} appends to {@code [order]}: a record type byte ({@code 'O'} order,
+ * {@code 'S'} shipping location, {@code 'L'} line item) and 1-based location and line numbers as
+ * order-preserving 4-byte ints ({@link KeyEncodings#INT}). A text part that is not last ends with
+ * {@code 0x00}, so {@code [customer]} is a prefix of exactly that customer's rows: CUSTOMER++'s
+ * "one scan gets everything about a customer" is the scan {@code [customer], [customer]+1)}.
+ *
+ * <p>Example, CUSTOMER++ with record types, customer {@code C1}, order {@code O7}, second line item
+ * of the first location: {@code 'C1' 00 'O' 'O7' 00 'L' 80 00 00 01 80 00 00 02}.
+ *
+ * <h2>Cells</h2>
+ * Family {@code d}, qualifiers in {@link OrderColumns}. Every row of an order carries the order
+ * time as cell timestamp, so a replay rewrites the same cells. The order row carries the
+ * customer's name, city, state and zip, denormalized (seed 002, 1.9 "denormalization"), as they
+ * were known when it was written; {@link #customerColumns} completes an order written before its
+ * customer arrived with exactly the cells it would have had.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class OrderRows {
+    /** Record type bytes of the single-table designs. */
+    public static final byte CUSTOMER_RECORD = 'C';
+    public static final byte ORDER_RECORD = 'O';
+    public static final byte SHIPPING_RECORD = 'S';
+    public static final byte LINE_RECORD = 'L';
+
+    public static final String DEFAULT_LAYOUT = "customerNumber:text, orderNumber:text";
+
+    private final OrderDesign design;
+    private final boolean customerPlusPlus;
+    private final KeyPart customerPart;
+    private final KeyPart orderPart;
+    private final RowKeyLayout customerLayout;
+    /** The key of an order's first row: {@code [order]} or {@code [order]'O'}. */
+    private final RowKeyLayout orderRowLayout;
+    private final RowKeyLayout shippingLayout;
+    private final RowKeyLayout lineLayout;
+    private final RowKeyLayout indexLayout;
+
+    /**
+     * @param orderLayout       {@code customerNumber:<encoding>, orderNumber:<encoding>}, no salt
+     * @param customerPlusPlus  customers and their orders in one table (seed 002, 1.11.3.1);
+     *                          not with the normalized design, which is three tables
+     * @throws IllegalArgumentException if the layout or the combination is not one of the above
+     */
+    public OrderRows(OrderDesign design, RowKeyLayout orderLayout, boolean customerPlusPlus) {
+        checkLayout(orderLayout);
+        if (customerPlusPlus && design == OrderDesign.NORMALIZED) {
+            throw new IllegalArgumentException("CUSTOMER++ keeps a customer and its orders in one table; "
+                    + "the normalized design needs three tables: choose record-types, denormalized or blob");
+        }
+        this.design = design;
+        this.customerPlusPlus = customerPlusPlus;
+        this.customerPart = orderLayout.parts().get(0);
+        this.orderPart = orderLayout.parts().get(1);
+        KeyPart recordType = new KeyPart("recordType", KeyEncodings.BYTE);
+        KeyPart rowType = new KeyPart("rowType", KeyEncodings.BYTE);
+        KeyPart location = new KeyPart("location", KeyEncodings.INT);
+        KeyPart line = new KeyPart("line", KeyEncodings.INT);
+
+        List<KeyPart> order = customerPlusPlus ? List.of(customerPart, recordType, orderPart)
+                : List.of(customerPart, orderPart);
+        this.customerLayout = layout(customerPlusPlus ? List.of(customerPart, recordType) : List.of(customerPart));
+        switch (design) {
+            case NORMALIZED -> {
+                orderRowLayout = layout(order);
+                shippingLayout = layout(order, location);
+                lineLayout = layout(order, location, line);
+            }
+            case RECORD_TYPES -> {
+                orderRowLayout = layout(order, rowType);
+                shippingLayout = layout(order, rowType, location);
+                lineLayout = layout(order, rowType, location, line);
+            }
+            case DENORMALIZED -> {
+                orderRowLayout = layout(order, rowType);
+                shippingLayout = null;
+                lineLayout = layout(order, rowType, line);
+            }
+            default -> {
+                orderRowLayout = layout(order);
+                shippingLayout = null;
+                lineLayout = null;
+            }
+        }
+        this.indexLayout = layout(List.of(orderPart, customerPart));
+    }
+
+    /**
+     * Checks an order layout: exactly {@code customerNumber}, then {@code orderNumber}, unsalted
+     * (a salt over the whole key would scatter one customer's rows).
+     *
+     * @throws IllegalArgumentException saying what is wrong
+     */
+    public static RowKeyLayout checkLayout(RowKeyLayout layout) {
+        List<KeyPart> parts = layout.parts();
+        if (parts.size() != 2 || !parts.get(0).field().equals("customerNumber")
+                || !parts.get(1).field().equals("orderNumber")) {
+            throw new IllegalArgumentException("order layout '" + layout.spec() + "' must be the seed's [customer][order]: "
+                    + "customerNumber:<encoding>, orderNumber:<encoding>");
+        }
+        if (!(layout.salt() instanceof Salt.None)) {
+            throw new IllegalArgumentException("order layout '" + layout.spec() + "' must not be salted: a customer's rows "
+                    + "must share one prefix; spread orders with customerNumber:md5 instead");
+        }
+        for (KeyPart part : parts) {
+            if (!part.encoding().textual() && !part.encoding().token().equals("uid")) {
+                throw new IllegalArgumentException("part '" + part.spec() + "' of order layout '" + layout.spec()
+                        + "': customer and order numbers are strings (encodings text, md5, uid)");
+            }
+        }
+        return layout;
+    }
+
+    private static RowKeyLayout layout(List<KeyPart> prefix, KeyPart... more) {
+        List<KeyPart> parts = new ArrayList<>(prefix);
+        parts.addAll(List.of(more));
+        return new RowKeyLayout(new Salt.None(), parts);
+    }
+
+    public OrderDesign design() {
+        return design;
+    }
+
+    public boolean customerPlusPlus() {
+        return customerPlusPlus;
+    }
+
+    /** The table the customer rows go to: their own, or the order table under CUSTOMER++. */
+    public TableRole customerTable() {
+        return customerPlusPlus ? TableRole.ORDER : TableRole.CUSTOMER;
+    }
+
+    /**
+     * The layout each table records in its descriptor (and is checked against at start-up): the
+     * key of its first record type.
+     */
+    public Map<TableRole, RowKeyLayout> tableLayouts() {
+        Map<TableRole, RowKeyLayout> layouts = new EnumMap<>(TableRole.class);
+        layouts.put(TableRole.ORDER, orderRowLayout);
+        if (!customerPlusPlus) {
+            layouts.put(TableRole.CUSTOMER, customerLayout);
+        }
+        if (design == OrderDesign.NORMALIZED) {
+            layouts.put(TableRole.SHIPPING_LOCATION, shippingLayout);
+            layouts.put(TableRole.LINE_ITEM, lineLayout);
+        }
+        layouts.put(TableRole.ORDER_INDEX, indexLayout);
+        return layouts;
+    }
+
+    // ---------------------------------------------------------------- keys
+
+    /** The row key of a customer's record. */
+    public byte[] customerKey(String customerNumber) {
+        return customerPlusPlus ? customerLayout.encode(customerNumber, CUSTOMER_RECORD)
+                : customerLayout.encode(customerNumber);
+    }
+
+    /**
+     * The bytes every row of the customer starts with in the customer and order tables: scan
+     * {@code [prefix, RowKeyLayout.prefixEnd(prefix))} for everything about the customer.
+     */
+    public byte[] customerPrefix(String customerNumber) {
+        return prefix(List.of(customerPart), customerNumber);
+    }
+
+    /** The key of the order's row, the one the index points to and the customer fields go on. */
+    public byte[] orderRowKey(String customerNumber, String orderNumber) {
+        List<Object> values = orderValues(customerNumber, orderNumber);
+        if (orderRowLayout.parts().size() > values.size()) {
+            values.add(ORDER_RECORD);
+        }
+        return orderRowLayout.encode(values.toArray());
+    }
+
+    /** The bytes every row of the order starts with (all of its rows in the single-table designs). */
+    public byte[] orderPrefix(String customerNumber, String orderNumber) {
+        List<Object> values = orderValues(customerNumber, orderNumber);
+        return prefix(orderRowLayout.parts().subList(0, values.size()), values.toArray());
+    }
+
+    /**
+     * The encoded {@code parts} as the start of a longer key: a text part ends with its
+     * terminator here, as it does in every key that continues after it.
+     */
+    private static byte[] prefix(List<KeyPart> parts, Object... values) {
+        Object[] withMore = java.util.Arrays.copyOf(values, values.length + 1);
+        withMore[values.length] = 0;
+        byte[] key = layout(parts, new KeyPart("more", KeyEncodings.BYTE)).encode(withMore);
+        return java.util.Arrays.copyOf(key, key.length - 1);
+    }
+
+    private List<Object> orderValues(String customerNumber, String orderNumber) {
+        List<Object> values = new ArrayList<>(5);
+        values.add(customerNumber);
+        if (customerPlusPlus) {
+            values.add(ORDER_RECORD);
+        }
+        values.add(orderNumber);
+        return values;
+    }
+
+    // ---------------------------------------------------------------- rows
+
+    /**
+     * The customer's row, at {@code timestamp} (the record's time on the customers topic).
+     *
+     * @throws InvalidEventException if the customer number cannot be a key
+     */
+    public Row customerRow(Customer customer, long timestamp) {
+        requireText("customerNumber", customer.getCustomerNumber());
+        List<Cell> cells = new ArrayList<>();
+        cells.add(cell(OrderColumns.CUSTOMER_NUMBER, customer.getCustomerNumber()));
+        cells.add(cell(OrderColumns.CUSTOMER_NAME, customer.getName()));
+        cells.add(cell(OrderColumns.CUSTOMER_STREET, customer.getAddress().getStreet()));
+        cells.add(cell(OrderColumns.CUSTOMER_CITY, customer.getAddress().getCity()));
+        cells.add(cell(OrderColumns.CUSTOMER_STATE, customer.getAddress().getState()));
+        cells.add(cell(OrderColumns.CUSTOMER_ZIP, customer.getAddress().getZip()));
+        List<String> phones = customer.getPhoneNumbers();
+        for (int i = 0; i < phones.size(); i++) {
+            cells.add(cell(OrderColumns.phone(i), phones.get(i)));
+        }
+        if (customer.getEmail() != null) {
+            cells.add(cell(OrderColumns.CUSTOMER_EMAIL, customer.getEmail()));
+        }
+        return new Row(customerTable(), customerKey(customer.getCustomerNumber()), timestamp, cells);
+    }
+
+    /**
+     * Every row of the order under this design, then its index row. The order row carries the
+     * customer's fields when {@code customer} is known (non-null).
+     *
+     * @throws InvalidEventException if a number cannot be a key or the order time is missing
+     */
+    public List<Row> rowsOf(Order order, Customer customer) {
+        String customerNumber = requireText("customerNumber", order.getCustomerNumber());
+        String orderNumber = requireText("orderNumber", order.getOrderNumber());
+        if (order.getOrderTime() == null || order.getOrderTime().toEpochMilli() < 0) {
+            throw new InvalidEventException("orderTime", order.getOrderTime(), "must be present and not before 1970");
+        }
+        long time = order.getOrderTime().toEpochMilli();
+        List<ShippingLocation> locations = order.getShippingLocations();
+        int lineCount = locations.stream().mapToInt(l -> l.getLineItems().size()).sum();
+
+        List<Cell> orderCells = new ArrayList<>();
+        orderCells.add(cell(OrderColumns.CUSTOMER_NUMBER, customerNumber));
+        orderCells.add(cell(OrderColumns.ORDER_NUMBER, orderNumber));
+        orderCells.add(new Cell(OrderColumns.FAMILY, OrderColumns.ORDER_TIME, longBytes(time)));
+        orderCells.add(cell(OrderColumns.CURRENCY, order.getCurrency()));
+        orderCells.add(new Cell(OrderColumns.FAMILY, OrderColumns.LOCATION_COUNT, intBytes(locations.size())));
+        orderCells.add(new Cell(OrderColumns.FAMILY, OrderColumns.LINE_COUNT, intBytes(lineCount)));
+        if (design == OrderDesign.BLOB) {
+            orderCells.add(new Cell(OrderColumns.FAMILY, OrderColumns.ORDER_BLOB, OrderBlob.encode(order)));
+        }
+        if (customer != null) {
+            orderCells.addAll(customerCells(customer));
+        }
+        byte[] orderKey = orderRowKey(customerNumber, orderNumber);
+        List<Row> rows = new ArrayList<>(2 + locations.size() + lineCount);
+        rows.add(new Row(TableRole.ORDER, orderKey, time, orderCells));
+
+        int lineAcrossOrder = 0;
+        for (int l = 0; l < locations.size(); l++) {
+            ShippingLocation location = locations.get(l);
+            int locationNumber = l + 1;
+            if (design == OrderDesign.NORMALIZED || design == OrderDesign.RECORD_TYPES) {
+                rows.add(new Row(design == OrderDesign.NORMALIZED ? TableRole.SHIPPING_LOCATION : TableRole.ORDER,
+                        key(shippingLayout, customerNumber, orderNumber, SHIPPING_RECORD, locationNumber),
+                        time, locationCells(location)));
+            }
+            List<LineItem> items = location.getLineItems();
+            for (int i = 0; i < items.size(); i++) {
+                lineAcrossOrder++;
+                List<Cell> cells = lineCells(items.get(i));
+                switch (design) {
+                    case NORMALIZED -> rows.add(new Row(TableRole.LINE_ITEM, key(lineLayout, customerNumber,
+                            orderNumber, null, locationNumber, i + 1), time, cells));
+                    case RECORD_TYPES -> rows.add(new Row(TableRole.ORDER, key(lineLayout, customerNumber,
+                            orderNumber, LINE_RECORD, locationNumber, i + 1), time, cells));
+                    case DENORMALIZED -> {
+                        // Seed 002, 1.11.3.2.3: the location's fields copied onto each of its items,
+                        // line numbers counted across the whole order so they stay unique.
+                        cells.add(new Cell(OrderColumns.FAMILY, OrderColumns.SHIP_TO_LOCATION, intBytes(locationNumber)));
+                        cells.add(cell(OrderColumns.SHIP_TO_LINE1, location.getLine1()));
+                        if (location.getLine2() != null) {
+                            cells.add(cell(OrderColumns.SHIP_TO_LINE2, location.getLine2()));
+                        }
+                        cells.add(cell(OrderColumns.SHIP_TO_CITY, location.getCity()));
+                        cells.add(cell(OrderColumns.SHIP_TO_STATE, location.getState()));
+                        cells.add(cell(OrderColumns.SHIP_TO_ZIP, location.getZip()));
+                        rows.add(new Row(TableRole.ORDER, key(lineLayout, customerNumber, orderNumber, LINE_RECORD,
+                                lineAcrossOrder), time, cells));
+                    }
+                    default -> {
+                        // BLOB: the items are inside the blob.
+                    }
+                }
+            }
+        }
+        rows.add(new Row(TableRole.ORDER_INDEX, indexLayout.encode(orderNumber, customerNumber), time,
+                List.of(new Cell(OrderColumns.INDEX_FAMILY, OrderColumns.ORDER_ROW_KEY, orderKey))));
+        return rows;
+    }
+
+    /**
+     * The customer's fields onto an order row written without them: the same cells, at the same
+     * timestamp, that {@link #rowsOf} writes when the customer is known.
+     */
+    public Row customerColumns(String orderNumber, long orderTime, Customer customer) {
+        return new Row(TableRole.ORDER, orderRowKey(customer.getCustomerNumber(), orderNumber), orderTime,
+                customerCells(customer));
+    }
+
+    /** The order index row's key for an order number: scan this prefix to find the order. */
+    public byte[] indexPrefix(String orderNumber) {
+        return prefix(indexLayout.parts().subList(0, 1), orderNumber);
+    }
+
+    /**
+     * Key of a row below an order. {@code type} is the record type byte, left out where the layout
+     * has none; {@code numbers} are the location and line numbers the layout ends with.
+     */
+    private byte[] key(RowKeyLayout layout, String customerNumber, String orderNumber, Byte type, int... numbers) {
+        List<Object> values = orderValues(customerNumber, orderNumber);
+        if (layout.parts().size() > values.size() + numbers.length) {
+            values.add(type);
+        }
+        for (int n : numbers) {
+            values.add(n);
+        }
+        return layout.encode(values.toArray());
+    }
+
+    private static List<Cell> customerCells(Customer customer) {
+        return List.of(cell(OrderColumns.CUSTOMER_NAME, customer.getName()),
+                cell(OrderColumns.CUSTOMER_CITY, customer.getAddress().getCity()),
+                cell(OrderColumns.CUSTOMER_STATE, customer.getAddress().getState()),
+                cell(OrderColumns.CUSTOMER_ZIP, customer.getAddress().getZip()));
+    }
+
+    private static List<Cell> locationCells(ShippingLocation location) {
+        List<Cell> cells = new ArrayList<>(5);
+        cells.add(cell(OrderColumns.LINE1, location.getLine1()));
+        if (location.getLine2() != null) {
+            cells.add(cell(OrderColumns.LINE2, location.getLine2()));
+        }
+        cells.add(cell(OrderColumns.CITY, location.getCity()));
+        cells.add(cell(OrderColumns.STATE, location.getState()));
+        cells.add(cell(OrderColumns.ZIP, location.getZip()));
+        return cells;
+    }
+
+    private static List<Cell> lineCells(LineItem item) {
+        List<Cell> cells = new ArrayList<>(10);
+        cells.add(cell(OrderColumns.ITEM_NUMBER, item.getItemNumber()));
+        cells.add(new Cell(OrderColumns.FAMILY, OrderColumns.QUANTITY, intBytes(item.getQuantity())));
+        cells.add(new Cell(OrderColumns.FAMILY, OrderColumns.PRICE, longBytes(item.getPriceCents())));
+        return cells;
+    }
+
+    private static String requireText(String field, String value) {
+        if (value == null || value.isEmpty()) {
+            throw new InvalidEventException(field, value, "must not be empty");
+        }
+        return value;
+    }
+
+    private static Cell cell(byte[] qualifier, String value) {
+        return new Cell(OrderColumns.FAMILY, qualifier, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static byte[] intBytes(int value) {
+        return ByteBuffer.allocate(Integer.BYTES).putInt(value).array();
+    }
+
+    static byte[] longBytes(long value) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
+    }
+}
