@@ -11,7 +11,7 @@ import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.load.LogEventGenerator;
 import dev.rowflow.pipeline.load.LogEventProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
-import dev.rowflow.pipeline.runtime.LogPipeline;
+import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import dev.rowflow.sinks.hbase.TableAdmin;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -112,7 +112,7 @@ final class BenchCommand implements Callable<Integer> {
                 puts.get(row.table().ordinal()).add(put);
             }
         }
-        try (Connection connection = ConnectionFactory.createConnection(LogPipeline.hbaseConfiguration(config))) {
+        try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
             try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
                 for (TableDefinition table : tables.values()) {
                     new TableAdmin(admin).createOrCheck(table);
@@ -146,7 +146,7 @@ final class BenchCommand implements Callable<Integer> {
             try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic)) {
                 events.forEach(producer::send);
             }
-            try (LogPipeline pipeline = LogPipeline.start(config, new SimpleMeterRegistry())) {
+            try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry())) {
                 while (pipeline.state() != KafkaStreams.State.RUNNING) {
                     Thread.sleep(10);
                 }

@@ -15,7 +15,7 @@ import dev.rowflow.pipeline.load.LogEventGenerator;
 import dev.rowflow.pipeline.load.LogEventProducer;
 import dev.rowflow.pipeline.metrics.MetricsServer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
-import dev.rowflow.pipeline.runtime.LogPipeline;
+import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -131,7 +131,7 @@ final class DemoCommand implements Callable<Integer> {
             try (Admin admin = Admin.create(config.kafkaProperties())) {
                 KafkaTopics.createIfAbsent(admin, TOPIC, Optional.of(partitions), Duration.ofSeconds(60));
                 Run run;
-                try (LogPipeline pipeline = LogPipeline.start(config, metrics.registry())) {
+                try (RowflowPipeline pipeline = RowflowPipeline.start(config, metrics.registry())) {
                     metrics.readiness(() -> pipeline.state() == KafkaStreams.State.RUNNING);
                     awaitRunning(pipeline);
                     run = generateAndWait(config, admin, pipeline, stop, err);
@@ -161,7 +161,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** Produces the events while the pipeline runs; returns when all are committed (in HBase). */
-    private Run generateAndWait(RowflowConfig config, Admin admin, LogPipeline pipeline, AtomicBoolean stop,
+    private Run generateAndWait(RowflowConfig config, Admin admin, RowflowPipeline pipeline, AtomicBoolean stop,
                                         PrintWriter err) throws Exception {
         long target = events == null ? -1 : events;
         long start = System.currentTimeMillis() - (events == null ? 0 : events);
@@ -217,7 +217,7 @@ final class DemoCommand implements Callable<Integer> {
     private DemoSummary readBack(Run run, RowflowConfig config, Admin admin) throws Exception {
         LogEventRows layouts = config.logEventRows(null);
         int buckets = layouts.dataLayout().salt() instanceof Salt.Bucket bucket ? bucket.buckets() : 0;
-        try (Connection connection = ConnectionFactory.createConnection(LogPipeline.hbaseConfiguration(config))) {
+        try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
             long[] perBucket = new long[buckets];
             long dataRows = 0;
             try (Table data = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)));
@@ -320,7 +320,7 @@ final class DemoCommand implements Callable<Integer> {
         return new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(5_000);
     }
 
-    private static void awaitRunning(LogPipeline pipeline) throws InterruptedException {
+    private static void awaitRunning(RowflowPipeline pipeline) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (pipeline.state() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
             if (pipeline.state() == KafkaStreams.State.ERROR) {

@@ -2,7 +2,7 @@ package dev.rowflow.pipeline.cli;
 
 import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.runtime.LogPipeline;
+import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,7 +25,7 @@ abstract class HBaseCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
-        try (Connection connection = ConnectionFactory.createConnection(LogPipeline.hbaseConfiguration(config))) {
+        try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
             return run(config, connection, spec.commandLine().getOut());
         }
     }

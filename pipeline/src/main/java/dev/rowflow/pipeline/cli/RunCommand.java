@@ -3,7 +3,7 @@ package dev.rowflow.pipeline.cli;
 import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.metrics.MetricsServer;
-import dev.rowflow.pipeline.runtime.LogPipeline;
+import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +29,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
         try (MetricsServer metrics = MetricsServer.start(config.getInt(RowflowConfig.METRICS_PORT_CONFIG))) {
-            LogPipeline pipeline = LogPipeline.start(config, metrics.registry());
+            RowflowPipeline pipeline = RowflowPipeline.start(config, metrics.registry());
             metrics.readiness(() -> pipeline.state() == KafkaStreams.State.RUNNING);
             LOG.info("rowflow {} running; metrics on port {}", RowflowVersion.version(), metrics.port());
 

@@ -21,7 +21,7 @@ final class TablesCommand {
     abstract static class TablesAction extends HBaseCommand {
         @Override
         int run(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
-            Map<TableRole, TableDefinition> tables = config.logTables(config.logEventRows(null));
+            Map<TableRole, TableDefinition> tables = config.tables(null);
             try (Admin admin = connection.getAdmin()) {
                 return run(config, new TableAdmin(admin), tables, out);
             }
@@ -37,7 +37,7 @@ final class TablesCommand {
         @Override
         int run(RowflowConfig config, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
                 throws Exception {
-            dev.rowflow.pipeline.runtime.LogPipeline.createOrCheck(admin, tables, config);
+            dev.rowflow.pipeline.runtime.RowflowPipeline.createOrCheck(admin, tables, config);
             for (TableDefinition table : tables.values()) {
                 out.print(admin.describe(table.name()));
             }

@@ -5,6 +5,9 @@ import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogColumns;
+import dev.rowflow.keying.order.OrderColumns;
+import dev.rowflow.keying.order.OrderDesign;
+import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.sinks.hbase.FamilySettings;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.TableName;
@@ -49,6 +52,57 @@ public final class RowflowConfig extends AbstractConfig {
     private static final String LOGS_DEAD_LETTER_TOPIC_DOC =
             "Dead-letter topic: records of the logs topic that cannot become rows go here unchanged, "
                     + "with headers saying why. Created at start-up if absent.";
+
+    public static final String PIPELINES_CONFIG = "pipelines";
+    private static final String PIPELINES_DOC =
+            "Which inputs to ingest: logs (the logs topic), orders (the customers and orders topics, joined).";
+    public static final String LOGS_PIPELINE = "logs";
+    public static final String ORDERS_PIPELINE = "orders";
+
+    public static final String CUSTOMERS_TOPIC_CONFIG = "topic.customers";
+    private static final String CUSTOMERS_TOPIC_DOC =
+            "Compacted topic of customers (Avro single-object encoded Customer), keyed by the customer number.";
+
+    public static final String CUSTOMERS_DEAD_LETTER_TOPIC_CONFIG = "topic.customers.dead.letter";
+    private static final String CUSTOMERS_DEAD_LETTER_TOPIC_DOC =
+            "Dead-letter topic of the customers topic. Created at start-up if absent.";
+
+    public static final String ORDERS_TOPIC_CONFIG = "topic.orders";
+    private static final String ORDERS_TOPIC_DOC =
+            "Topic of orders (Avro single-object encoded Order), any key: rowflow repartitions by customer number.";
+
+    public static final String ORDERS_DEAD_LETTER_TOPIC_CONFIG = "topic.orders.dead.letter";
+    private static final String ORDERS_DEAD_LETTER_TOPIC_DOC =
+            "Dead-letter topic of the orders topic. Created at start-up if absent.";
+
+    public static final String ORDER_DESIGN_CONFIG = "orders.design";
+    private static final String ORDER_DESIGN_DOC =
+            "How an order is laid out (seed 002, 1.11.3.2): normalized (ORDER, SHIPPING_LOCATION, LINE_ITEM tables), "
+                    + "record-types (one table, [order][type]...), denormalized (line items carry their shipping "
+                    + "location), blob (the whole order as Avro in one cell). Do not change it for existing tables.";
+
+    public static final String CUSTOMER_PLUS_PLUS_CONFIG = "orders.customer.plus.plus";
+    private static final String CUSTOMER_PLUS_PLUS_DOC =
+            "CUSTOMER++ (seed 002, 1.11.3.1): customers and their orders in the order table under one customer "
+                    + "prefix, so one scan reads everything about a customer. Not with orders.design=normalized.";
+
+    public static final String ORDER_LAYOUT_CONFIG = "keying.layout.order";
+    private static final String ORDER_LAYOUT_DOC =
+            "Order key [customer][order]: customerNumber:E, orderNumber:E with E text (raw), md5 or uid (customer "
+                    + "only); e.g. customerNumber:md5, orderNumber:md5 or customerNumber:uid, orderNumber:md5.";
+
+    public static final String CUSTOMER_TABLE_CONFIG = "table.customer";
+    private static final String CUSTOMER_TABLE_DOC = "HBase table of customers (unless orders.customer.plus.plus).";
+    public static final String ORDER_TABLE_CONFIG = "table.order";
+    private static final String ORDER_TABLE_DOC =
+            "HBase table of orders: every row of an order but in the normalized design, and the customers under CUSTOMER++.";
+    public static final String SHIPPING_LOCATION_TABLE_CONFIG = "table.shipping.location";
+    private static final String SHIPPING_LOCATION_TABLE_DOC = "HBase table of shipping locations (normalized design).";
+    public static final String LINE_ITEM_TABLE_CONFIG = "table.line.item";
+    private static final String LINE_ITEM_TABLE_DOC = "HBase table of line items (normalized design).";
+    public static final String ORDER_INDEX_TABLE_CONFIG = "table.order.index";
+    private static final String ORDER_INDEX_TABLE_DOC =
+            "HBase table of the dual-written index from order number to order row.";
 
     public static final String LOG_DATA_TABLE_CONFIG = "table.log.data";
     private static final String LOG_DATA_TABLE_DOC = "HBase table of log events, one row per event.";
@@ -110,7 +164,14 @@ public final class RowflowConfig extends AbstractConfig {
     public static final String COMPRESSION_SUFFIX = ".compression";
     public static final String BLOCK_SIZE_SUFFIX = ".block.size";
 
-    public static final ConfigDef CONFIG = withFamilySettings(withFamilySettings(new ConfigDef()
+    /** Every table key, each with its family settings. */
+    public static final java.util.List<String> TABLE_KEYS = java.util.List.of(
+            "table.log.data", "table.log.index", "table.customer", "table.order", "table.shipping.location",
+            "table.line.item", "table.order.index");
+
+    public static final ConfigDef CONFIG = withFamilySettings(new ConfigDef()
+            .define(PIPELINES_CONFIG, Type.LIST, LOGS_PIPELINE, ConfigDef.ValidList.in(LOGS_PIPELINE, ORDERS_PIPELINE),
+                    Importance.HIGH, PIPELINES_DOC)
             .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                     Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
             .define(APPLICATION_ID_CONFIG, Type.STRING, "rowflow", new ConfigDef.NonEmptyString(),
@@ -119,6 +180,30 @@ public final class RowflowConfig extends AbstractConfig {
                     Importance.HIGH, LOGS_TOPIC_DOC)
             .define(LOGS_DEAD_LETTER_TOPIC_CONFIG, Type.STRING, "logs.dead-letter", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, LOGS_DEAD_LETTER_TOPIC_DOC)
+            .define(CUSTOMERS_TOPIC_CONFIG, Type.STRING, "customers", new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, CUSTOMERS_TOPIC_DOC)
+            .define(CUSTOMERS_DEAD_LETTER_TOPIC_CONFIG, Type.STRING, "customers.dead-letter",
+                    new ConfigDef.NonEmptyString(), Importance.MEDIUM, CUSTOMERS_DEAD_LETTER_TOPIC_DOC)
+            .define(ORDERS_TOPIC_CONFIG, Type.STRING, "orders", new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, ORDERS_TOPIC_DOC)
+            .define(ORDERS_DEAD_LETTER_TOPIC_CONFIG, Type.STRING, "orders.dead-letter", new ConfigDef.NonEmptyString(),
+                    Importance.MEDIUM, ORDERS_DEAD_LETTER_TOPIC_DOC)
+            .define(ORDER_DESIGN_CONFIG, Type.STRING, OrderDesign.RECORD_TYPES.token(),
+                    ConfigDef.ValidString.in(java.util.Arrays.stream(OrderDesign.values()).map(OrderDesign::token)
+                            .toArray(String[]::new)), Importance.HIGH, ORDER_DESIGN_DOC)
+            .define(CUSTOMER_PLUS_PLUS_CONFIG, Type.BOOLEAN, false, Importance.HIGH, CUSTOMER_PLUS_PLUS_DOC)
+            .define(ORDER_LAYOUT_CONFIG, Type.STRING, OrderRows.DEFAULT_LAYOUT, new OrderLayoutValidator(),
+                    Importance.HIGH, ORDER_LAYOUT_DOC)
+            .define(CUSTOMER_TABLE_CONFIG, Type.STRING, "customer", new ConfigDef.NonEmptyString(),
+                    Importance.MEDIUM, CUSTOMER_TABLE_DOC)
+            .define(ORDER_TABLE_CONFIG, Type.STRING, "order", new ConfigDef.NonEmptyString(),
+                    Importance.MEDIUM, ORDER_TABLE_DOC)
+            .define(SHIPPING_LOCATION_TABLE_CONFIG, Type.STRING, "shipping_location", new ConfigDef.NonEmptyString(),
+                    Importance.MEDIUM, SHIPPING_LOCATION_TABLE_DOC)
+            .define(LINE_ITEM_TABLE_CONFIG, Type.STRING, "line_item", new ConfigDef.NonEmptyString(),
+                    Importance.MEDIUM, LINE_ITEM_TABLE_DOC)
+            .define(ORDER_INDEX_TABLE_CONFIG, Type.STRING, "order_index", new ConfigDef.NonEmptyString(),
+                    Importance.MEDIUM, ORDER_INDEX_TABLE_DOC)
             .define(LOG_DATA_TABLE_CONFIG, Type.STRING, "log_data", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, LOG_DATA_TABLE_DOC)
             .define(LOG_INDEX_TABLE_CONFIG, Type.STRING, "log_index", new ConfigDef.NonEmptyString(),
@@ -138,7 +223,14 @@ public final class RowflowConfig extends AbstractConfig {
             .define(METRICS_PORT_CONFIG, Type.INT, 8080, Range.between(0, 65535),
                     Importance.LOW, METRICS_PORT_DOC)
             .define(SHUTDOWN_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0),
-                    Importance.LOW, SHUTDOWN_TIMEOUT_MS_DOC), LOG_DATA_TABLE_CONFIG), LOG_INDEX_TABLE_CONFIG);
+                    Importance.LOW, SHUTDOWN_TIMEOUT_MS_DOC));
+
+    private static ConfigDef withFamilySettings(ConfigDef def) {
+        for (String table : TABLE_KEYS) {
+            withFamilySettings(def, table);
+        }
+        return def;
+    }
 
     /** The family settings of one table, declared once for every table key. */
     private static ConfigDef withFamilySettings(ConfigDef def, String table) {
@@ -198,8 +290,11 @@ public final class RowflowConfig extends AbstractConfig {
     public RowflowConfig(Map<String, ?> props) {
         super(CONFIG, props, false);
         // Cross-key checks at start, not at first use: a cell TTL beyond the family TTL is refused here.
-        familySettings(LOG_DATA_TABLE_CONFIG);
-        familySettings(LOG_INDEX_TABLE_CONFIG);
+        TABLE_KEYS.forEach(this::familySettings);
+        if (getBoolean(CUSTOMER_PLUS_PLUS_CONFIG) && OrderDesign.of(getString(ORDER_DESIGN_CONFIG)) == OrderDesign.NORMALIZED) {
+            throw new ConfigException(CUSTOMER_PLUS_PLUS_CONFIG, true, "CUSTOMER++ keeps a customer and its orders in one "
+                    + "table, and " + ORDER_DESIGN_CONFIG + "=normalized needs three: choose record-types, denormalized or blob");
+        }
         for (String key : props.keySet()) {
             if (!CONFIG.names().contains(key) && !isPassThrough(key)) {
                 // A typo must not silently fall back to a default.
@@ -239,6 +334,98 @@ public final class RowflowConfig extends AbstractConfig {
         tables.put(TableRole.LOG_INDEX, new TableDefinition(TableName.valueOf(getString(LOG_INDEX_TABLE_CONFIG)),
                 LogColumns.INDEX_FAMILY, familySettings(LOG_INDEX_TABLE_CONFIG), rows.indexLayout()));
         return tables;
+    }
+
+    public boolean runs(String pipeline) {
+        return getList(PIPELINES_CONFIG).contains(pipeline);
+    }
+
+    /**
+     * The customer and order rows as configured.
+     *
+     * @param uids the UID store for uid parts, or null where none is connected
+     */
+    public OrderRows orderRows(UidResolver uids) {
+        return new OrderRows(OrderDesign.of(getString(ORDER_DESIGN_CONFIG)),
+                RowKeyLayout.parse(getString(ORDER_LAYOUT_CONFIG), uids), getBoolean(CUSTOMER_PLUS_PLUS_CONFIG));
+    }
+
+    /** The customer and order tables of the configured design: names, families, settings, layouts. */
+    public Map<TableRole, TableDefinition> orderTables(OrderRows rows) {
+        Map<TableRole, TableDefinition> tables = new java.util.EnumMap<>(TableRole.class);
+        for (Map.Entry<TableRole, RowKeyLayout> table : rows.tableLayouts().entrySet()) {
+            String key = tableKey(table.getKey());
+            tables.put(table.getKey(), new TableDefinition(TableName.valueOf(getString(key)),
+                    table.getKey() == TableRole.ORDER_INDEX ? OrderColumns.INDEX_FAMILY : OrderColumns.FAMILY,
+                    familySettings(key), table.getValue()));
+        }
+        return tables;
+    }
+
+    /** Every table of the configured pipelines. */
+    public Map<TableRole, TableDefinition> tables(UidResolver uids) {
+        Map<TableRole, TableDefinition> tables = new java.util.EnumMap<>(TableRole.class);
+        if (runs(LOGS_PIPELINE)) {
+            tables.putAll(logTables(logEventRows(uids)));
+        }
+        if (runs(ORDERS_PIPELINE)) {
+            tables.putAll(orderTables(orderRows(uids)));
+        }
+        return tables;
+    }
+
+    /** The key naming the table of {@code role}. */
+    public static String tableKey(TableRole role) {
+        return switch (role) {
+            case LOG_DATA -> LOG_DATA_TABLE_CONFIG;
+            case LOG_INDEX -> LOG_INDEX_TABLE_CONFIG;
+            case LOG_SUMMARY -> "table.log.summary";
+            case CUSTOMER -> CUSTOMER_TABLE_CONFIG;
+            case ORDER -> ORDER_TABLE_CONFIG;
+            case SHIPPING_LOCATION -> SHIPPING_LOCATION_TABLE_CONFIG;
+            case LINE_ITEM -> LINE_ITEM_TABLE_CONFIG;
+            case ORDER_INDEX -> ORDER_INDEX_TABLE_CONFIG;
+        };
+    }
+
+    /** The key whose value decides the row keys of the table of {@code role}. */
+    public static String layoutKey(TableRole role) {
+        return switch (role) {
+            case LOG_DATA -> LOG_DATA_LAYOUT_CONFIG;
+            case LOG_INDEX -> LOG_INDEX_LAYOUT_CONFIG;
+            case LOG_SUMMARY -> "table.log.summary";
+            default -> ORDER_LAYOUT_CONFIG;
+        };
+    }
+
+    /** Dead-letter topic by input topic, for the configured pipelines. */
+    public Map<String, String> deadLetterTopics() {
+        Map<String, String> topics = new LinkedHashMap<>();
+        if (runs(LOGS_PIPELINE)) {
+            topics.put(getString(LOGS_TOPIC_CONFIG), getString(LOGS_DEAD_LETTER_TOPIC_CONFIG));
+        }
+        if (runs(ORDERS_PIPELINE)) {
+            topics.put(getString(CUSTOMERS_TOPIC_CONFIG), getString(CUSTOMERS_DEAD_LETTER_TOPIC_CONFIG));
+            topics.put(getString(ORDERS_TOPIC_CONFIG), getString(ORDERS_DEAD_LETTER_TOPIC_CONFIG));
+        }
+        return topics;
+    }
+
+    /** Refuses an order layout that does not parse or is not [customer][order]. */
+    private static final class OrderLayoutValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                OrderRows.checkLayout(RowKeyLayout.parse((String) value, null));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "customerNumber:E, orderNumber:E";
+        }
     }
 
     /** Refuses a layout that does not parse or does not fit LogEvent, naming the bad part. */

@@ -38,6 +38,19 @@ public final class KafkaTopics {
         awaitLeaders(admin, topic, timeout);
     }
 
+    /** The number of partitions of {@code topic}, or empty if it does not exist. */
+    public static Optional<Integer> partitions(Admin admin, String topic) throws InterruptedException {
+        try {
+            return Optional.of(admin.describeTopics(Set.of(topic)).allTopicNames().get().get(topic).partitions().size());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                return Optional.empty();
+            }
+            throw new IllegalStateException("cannot describe topic " + topic + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        }
+    }
+
     /**
      * Waits until every partition of {@code topic} answers a list-offsets request, i.e. has a
      * leader. A producer that starts earlier can lose records (NOT_LEADER, then

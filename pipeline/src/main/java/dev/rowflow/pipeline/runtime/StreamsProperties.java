@@ -4,7 +4,12 @@ import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.topology.RecordErrorHandler;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import dev.rowflow.pipeline.topology.DeadLetterDeserializationHandler;
+import dev.rowflow.pipeline.topology.DeadLetterTopics;
+import dev.rowflow.pipeline.topology.OrderTopology;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import java.util.Properties;
 
@@ -25,9 +30,14 @@ public final class StreamsProperties {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // Records that cannot be read or keyed go to the dead-letter topic instead of stopping
         // the flow; HBase failures fail the task (RecordErrorHandler).
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG,
-                config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG));
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        Map<String, String> deadLetters = new LinkedHashMap<>(config.deadLetterTopics());
+        if (config.runs(RowflowConfig.ORDERS_PIPELINE)) {
+            // Orders fail in the order writer after the repartition: their dead letters come from there.
+            deadLetters.put(OrderTopology.repartitionTopic(config.getString(RowflowConfig.APPLICATION_ID_CONFIG)),
+                    config.getString(RowflowConfig.ORDERS_DEAD_LETTER_TOPIC_CONFIG));
+        }
+        props.put(DeadLetterTopics.CONFIG, DeadLetterTopics.format(deadLetters));
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordErrorHandler.class);
         props.putAll(config.kafkaProperties());
         return props;

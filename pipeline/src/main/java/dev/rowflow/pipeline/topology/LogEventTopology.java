@@ -26,9 +26,14 @@ public final class LogEventTopology {
     public static Topology build(String logsTopic, LogEventRows rows, SinkFactory sinks,
                                  FlushBeforeCommit flushBeforeCommit) {
         StreamsBuilder builder = new StreamsBuilder();
+        addTo(builder, logsTopic, rows, sinks, flushBeforeCommit);
+        return builder.build();
+    }
+
+    public static void addTo(StreamsBuilder builder, String logsTopic, LogEventRows rows, SinkFactory sinks,
+                             FlushBeforeCommit flushBeforeCommit) {
         builder.stream(logsTopic, Consumed.with(Serdes.ByteArray(), EventSerdes.logEvents()).withName(SOURCE))
                 .process(() -> new LogEventWriter(rows, sinks, flushBeforeCommit),
                         org.apache.kafka.streams.kstream.Named.as(WRITER));
-        return builder.build();
     }
 }

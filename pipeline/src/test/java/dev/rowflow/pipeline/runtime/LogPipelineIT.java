@@ -151,14 +151,14 @@ class LogPipelineIT {
         try (Connection connection = org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
                 stack.hbase().testingUtility().getConfiguration());
              org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
-            LogPipeline.createOrCheck(new dev.rowflow.sinks.hbase.TableAdmin(admin), eight.logTables(eight.logEventRows(null)),
+            RowflowPipeline.createOrCheck(new dev.rowflow.sinks.hbase.TableAdmin(admin), eight.logTables(eight.logEventRows(null)),
                     eight);
         }
         try (LogEventProducer producer = LogEventProducer.open(sixteen.kafkaProperties(), topic(sixteen))) {
             producer.sendAll(new LogEventGenerator(3, 5, 1_700_000_000_000L), 100, () -> false);
         }
 
-        assertThatThrownBy(() -> LogPipeline.start(sixteen, new SimpleMeterRegistry()))
+        assertThatThrownBy(() -> RowflowPipeline.start(sixteen, new SimpleMeterRegistry()))
                 .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
                 .hasMessageContaining("keying.layout.log.data")
                 .hasMessageContaining("written with key layout 'bucket(8) | timestamp:ts, hostname:text, eventType:text'")
@@ -331,7 +331,7 @@ class LogPipelineIT {
      */
     private static void runUntilEverythingCommitted(RowflowConfig config, CommittedCheck whileRunning)
             throws Exception {
-        try (LogPipeline pipeline = LogPipeline.start(config, new SimpleMeterRegistry());
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
              Admin admin = Admin.create(config.kafkaProperties())) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             long total = KafkaTopics.endOffsets(admin, topic(config)).values().stream().mapToLong(Long::longValue).sum();

@@ -5,6 +5,9 @@ import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.topology.FlushBeforeCommit;
 import dev.rowflow.pipeline.topology.LogEventTopology;
+import dev.rowflow.pipeline.topology.OrderTopology;
+import dev.rowflow.pipeline.topology.SinkFactory;
+import org.apache.kafka.streams.StreamsBuilder;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
@@ -36,12 +39,12 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A running log pipeline: the HBase connection, the tables, and the Kafka Streams instance of
- * {@link LogEventTopology}. Start it with {@link #start}, stop it with {@link #close()}, which
+ * A running rowflow: the HBase connection, the tables, and one Kafka Streams instance running the
+ * topologies of the configured pipelines ({@link LogEventTopology}, {@link OrderTopology}). Start it with {@link #start}, stop it with {@link #close()}, which
  * commits (and so flushes) before it leaves the consumer group.
  */
-public final class LogPipeline implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(LogPipeline.class);
+public final class RowflowPipeline implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RowflowPipeline.class);
 
     private final RowflowConfig config;
     private final Connection hbase;
@@ -49,7 +52,7 @@ public final class LogPipeline implements AutoCloseable {
     private final KafkaStreamsMetrics streamsMetrics;
     private final CountDownLatch terminated;
 
-    private LogPipeline(RowflowConfig config, Connection hbase, KafkaStreams streams,
+    private RowflowPipeline(RowflowConfig config, Connection hbase, KafkaStreams streams,
                         KafkaStreamsMetrics streamsMetrics, CountDownLatch terminated) {
         this.config = config;
         this.hbase = hbase;
@@ -59,10 +62,13 @@ public final class LogPipeline implements AutoCloseable {
     }
 
     /**
-     * Connects to HBase, creates the log tables and the dead-letter topic if absent, and starts
-     * the streams.
+     * Connects to HBase, creates the tables of the configured pipelines and the dead-letter topics
+     * if absent, and starts the streams.
+     *
+     * @throws ConfigException naming the key, e.g. for an input topic that does not exist or a
+     *                         table that holds another key layout
      */
-    public static LogPipeline start(RowflowConfig config, MeterRegistry registry)
+    public static RowflowPipeline start(RowflowConfig config, MeterRegistry registry)
             throws IOException, InterruptedException {
         SinkSettings sinkSettings = new SinkSettings(
                 config.getLong(RowflowConfig.WRITE_BUFFER_BYTES_CONFIG),
@@ -70,31 +76,40 @@ public final class LogPipeline implements AutoCloseable {
 
         Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration(config));
         try {
-            LogEventRows rows;
+            UidResolver uids = null;
             Map<TableRole, TableDefinition> tables;
             try (Admin admin = hbase.getAdmin()) {
-                UidResolver uids = null;
-                if (usesUids(config.logEventRows(null))) {
+                if (usesUids(config.tables(null))) {
                     TableName uidTable = TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG));
                     HBaseUidStore.createIfAbsent(admin, uidTable);
                     uids = new HBaseUidStore(hbase, uidTable);
                 }
-                rows = config.logEventRows(uids);
-                tables = config.logTables(rows);
+                tables = config.tables(uids);
                 createOrCheck(new TableAdmin(admin), tables, config);
-            }
-            try (org.apache.kafka.clients.admin.Admin kafka = org.apache.kafka.clients.admin.Admin.create(
-                    config.kafkaProperties())) {
-                KafkaTopics.createIfAbsent(kafka, config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG),
-                        Optional.empty(), Duration.ofSeconds(60));
             }
 
             FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit();
-            Topology topology = LogEventTopology.build(
-                    config.getString(RowflowConfig.LOGS_TOPIC_CONFIG),
-                    rows,
-                    () -> new HBaseRowSink(hbase, tables, sinkSettings),
-                    flushBeforeCommit);
+            SinkFactory sinks = () -> new HBaseRowSink(hbase, tables, sinkSettings);
+            StreamsBuilder builder = new StreamsBuilder();
+            try (org.apache.kafka.clients.admin.Admin kafka = org.apache.kafka.clients.admin.Admin.create(
+                    config.kafkaProperties())) {
+                for (String deadLetter : config.deadLetterTopics().values()) {
+                    KafkaTopics.createIfAbsent(kafka, deadLetter, Optional.empty(), Duration.ofSeconds(60));
+                }
+                if (config.runs(RowflowConfig.LOGS_PIPELINE)) {
+                    LogEventTopology.addTo(builder, config.getString(RowflowConfig.LOGS_TOPIC_CONFIG),
+                            config.logEventRows(uids), sinks, flushBeforeCommit);
+                }
+                if (config.runs(RowflowConfig.ORDERS_PIPELINE)) {
+                    String customers = config.getString(RowflowConfig.CUSTOMERS_TOPIC_CONFIG);
+                    int partitions = KafkaTopics.partitions(kafka, customers).orElseThrow(() -> new ConfigException(
+                            RowflowConfig.CUSTOMERS_TOPIC_CONFIG, customers, "no such topic; create it (compacted, "
+                            + "keyed by customer number) before starting the orders pipeline"));
+                    OrderTopology.addTo(builder, customers, config.getString(RowflowConfig.ORDERS_TOPIC_CONFIG),
+                            partitions, config.orderRows(uids), sinks, flushBeforeCommit);
+                }
+            }
+            Topology topology = builder.build();
             KafkaStreams streams = new KafkaStreams(topology, StreamsProperties.of(config),
                     flushBeforeCommit.clientSupplier());
             // A failed commit (HBase flush) or write kills the stream thread; a new thread re-reads
@@ -113,7 +128,7 @@ public final class LogPipeline implements AutoCloseable {
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
             streams.start();
-            return new LogPipeline(config, hbase, streams, streamsMetrics, terminated);
+            return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated);
         } catch (IOException | InterruptedException | RuntimeException e) {
             hbase.close();
             throw e;
@@ -133,15 +148,14 @@ public final class LogPipeline implements AutoCloseable {
                 LOG.info("table {} {} with key layout {}", table.getValue().name(), created ? "created" : "checked",
                         table.getValue().layout().spec());
             } catch (LayoutMismatchException e) {
-                String key = table.getKey() == TableRole.LOG_DATA ? RowflowConfig.LOG_DATA_LAYOUT_CONFIG
-                        : RowflowConfig.LOG_INDEX_LAYOUT_CONFIG;
+                String key = RowflowConfig.layoutKey(table.getKey());
                 throw new ConfigException(key, config.getString(key), e.getMessage());
             }
         }
     }
 
-    private static boolean usesUids(LogEventRows rows) {
-        return java.util.stream.Stream.concat(rows.dataLayout().parts().stream(), rows.indexLayout().parts().stream())
+    private static boolean usesUids(Map<TableRole, TableDefinition> tables) {
+        return tables.values().stream().flatMap(table -> table.layout().parts().stream())
                 .anyMatch(part -> part.encoding().token().equals("uid"));
     }
 

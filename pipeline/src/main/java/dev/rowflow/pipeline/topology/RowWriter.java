@@ -1,0 +1,72 @@
+package dev.rowflow.pipeline.topology;
+
+import dev.rowflow.keying.Row;
+import dev.rowflow.sinks.RowSink;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * A processor that writes rows to its stream thread's sink; the rows become durable at the next
+ * commit (see {@link FlushBeforeCommit}).
+ *
+ * <p>{@link #write} is all-or-nothing per record: every row is checked first, so a row the store
+ * would refuse ({@link dev.rowflow.keying.InvalidEventException}) sends the whole record to the
+ * dead-letter topic before any of its rows is written. A failure of the sink itself throws
+ * {@link UncheckedIOException} and fails the task, which reprocesses from the last commit.
+ */
+abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
+    private final SinkFactory sinks;
+    private final FlushBeforeCommit flushBeforeCommit;
+    private RowSink sink;
+
+    RowWriter(SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
+        this.sinks = sinks;
+        this.flushBeforeCommit = flushBeforeCommit;
+    }
+
+    @Override
+    public void init(ProcessorContext<Void, Void> context) {
+        try {
+            sink = flushBeforeCommit.open(sinks);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the sink of task " + context.taskId(), e);
+        }
+    }
+
+    final void write(List<Row> rows) {
+        rows.forEach(sink::check);
+        try {
+            for (Row row : rows) {
+                sink.write(row);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("HBase write failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Makes everything written so far durable now, not at the next commit. */
+    final void flush() {
+        try {
+            sink.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("HBase flush failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (sink == null) {
+            return;
+        }
+        try {
+            // Rows made durable here without a commit are simply rewritten by the replay.
+            flushBeforeCommit.close(sink);
+        } catch (IOException e) {
+            throw new UncheckedIOException("closing the HBase sink failed: " + e.getMessage(), e);
+        }
+    }
+}

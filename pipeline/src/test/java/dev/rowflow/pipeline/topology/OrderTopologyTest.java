@@ -1,0 +1,184 @@
+package dev.rowflow.pipeline.topology;
+
+import dev.rowflow.events.Customer;
+import dev.rowflow.events.Order;
+import dev.rowflow.keying.Cell;
+import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.KeyBytes;
+import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.order.OrderDesign;
+import dev.rowflow.keying.order.OrderRows;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.load.OlderSchemas;
+import dev.rowflow.pipeline.load.OrderGenerator;
+import dev.rowflow.keying.EventSchemas;
+import dev.rowflow.pipeline.runtime.StreamsProperties;
+import dev.rowflow.pipeline.serde.EventSerdes;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The production orders topology, with the production Streams properties, on TopologyTestDriver. */
+class OrderTopologyTest {
+    private final InMemoryRowSink sink = new InMemoryRowSink();
+    private TopologyTestDriver driver;
+    private TestInputTopic<byte[], byte[]> customers;
+    private TestInputTopic<byte[], byte[]> orders;
+    private OrderRows rows;
+
+    private void start(OrderDesign design, boolean customerPlusPlus) {
+        rows = new OrderRows(design, RowKeyLayout.parse(OrderRows.DEFAULT_LAYOUT, null), customerPlusPlus);
+        RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092",
+                RowflowConfig.PIPELINES_CONFIG, "orders"));
+        StreamsBuilder builder = new StreamsBuilder();
+        OrderTopology.addTo(builder, "customers", "orders", 1, rows, () -> sink, new FlushBeforeCommit());
+        driver = new TopologyTestDriver(builder.build(), StreamsProperties.of(config));
+        customers = driver.createInputTopic("customers", new ByteArraySerializer(), new ByteArraySerializer());
+        orders = driver.createInputTopic("orders", new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    private void send(Customer customer) {
+        customers.pipeInput(customer.getCustomerNumber().getBytes(StandardCharsets.UTF_8),
+                EventSerdes.customers().serializer().serialize("customers", customer), 42L);
+    }
+
+    private void send(Order order) {
+        orders.pipeInput(order.getOrderNumber().getBytes(StandardCharsets.UTF_8),
+                EventSerdes.orders().serializer().serialize("orders", order));
+    }
+
+    /** What HBase would hold: the cells of every row written, merged per table and key. */
+    private Map<String, List<Cell>> stored() {
+        List<Row> written = new ArrayList<>(sink.flushed());
+        written.addAll(sink.buffered());
+        Map<String, List<Cell>> cells = new TreeMap<>();
+        for (Row row : written) {
+            List<Cell> rowCells = cells.computeIfAbsent(row.table() + "/" + KeyBytes.toStringBinary(row.key())
+                    + "@" + row.timestamp(), k -> new ArrayList<>());
+            row.cells().stream().filter(c -> !rowCells.contains(c)).forEach(rowCells::add);
+        }
+        cells.values().forEach(l -> l.sort(java.util.Comparator.comparing(Cell::toString)));
+        return cells;
+    }
+
+    @Test
+    void shouldDenormalizeTheCustomerOntoTheOrderRow() {
+        start(OrderDesign.RECORD_TYPES, false);
+        OrderGenerator generator = new OrderGenerator(7, 1, 1_700_000_000_000L);
+        Customer customer = OrderGenerator.customer(1);
+        Order order = generator.nextOrder();
+
+        send(customer);
+        send(order);
+
+        List<Row> expected = new ArrayList<>();
+        expected.add(rows.customerRow(customer, 42L));
+        expected.addAll(rows.rowsOf(order, customer));
+        assertThat(sink.buffered()).containsExactlyElementsOf(expected);
+        assertThat(driver.<String, Long>getKeyValueStore(OrderTopology.AWAITING_STORE).approximateNumEntries()).isZero();
+    }
+
+    @Test
+    void shouldCompleteAnOrderThatArrivedBeforeItsCustomerWithTheCellsItWouldHaveHad() {
+        OrderGenerator generator = new OrderGenerator(7, 1, 1_700_000_000_000L);
+        Customer customer = OrderGenerator.customer(1);
+        Order first = generator.nextOrder();
+        Order second = generator.nextOrder();
+
+        start(OrderDesign.DENORMALIZED, true);
+        send(customer);
+        send(first);
+        send(second);
+        Map<String, List<Cell>> customerFirst = stored();
+        driver.close();
+        sink.flushed().clear();
+        sink.buffered().clear();
+
+        start(OrderDesign.DENORMALIZED, true);
+        send(first);
+        send(second);
+        assertThat(stored().get("ORDER/" + KeyBytes.toStringBinary(rows.orderRowKey("C0000001",
+                first.getOrderNumber())) + "@" + first.getOrderTime().toEpochMilli()))
+                .noneMatch(c -> new String(c.qualifier(), StandardCharsets.UTF_8).equals("cn"));
+        int flushesBefore = sink.flushes();
+        send(customer);
+
+        assertThat(stored()).isEqualTo(customerFirst);
+        // The completions were made durable before the waiting orders were forgotten.
+        assertThat(sink.flushes()).isEqualTo(flushesBefore + 1);
+        assertThat(sink.buffered()).isEmpty();
+        assertThat(driver.<String, Long>getKeyValueStore(OrderTopology.AWAITING_STORE).all().hasNext()).isFalse();
+    }
+
+    @Test
+    void shouldReadAnOrderWrittenWithSchemaVersionOne() {
+        start(OrderDesign.BLOB, false);
+        Order order = new OrderGenerator(7, 1, 1_700_000_000_000L).nextOrder();
+        orders.pipeInput("O1".getBytes(StandardCharsets.UTF_8),
+                OlderSchemas.encode(order, EventSchemas.historic("Order-v1.avsc")));
+
+        assertThat(sink.buffered()).hasSize(2);
+        assertThat(sink.buffered().get(0).cells()).anyMatch(c -> new String(c.qualifier(), StandardCharsets.UTF_8)
+                .equals("cy") && new String(c.value(), StandardCharsets.UTF_8).equals("USD"));
+    }
+
+    @Test
+    void shouldSetBadCustomersAndOrdersAsideOnTheirOwnDeadLetterTopics() {
+        start(OrderDesign.NORMALIZED, false);
+        TestOutputTopic<byte[], byte[]> badCustomers = driver.createOutputTopic("customers.dead-letter",
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        TestOutputTopic<byte[], byte[]> badOrders = driver.createOutputTopic("orders.dead-letter",
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        OrderGenerator generator = new OrderGenerator(7, 1, 1_700_000_000_000L);
+        Order noCustomer = Order.newBuilder(generator.nextOrder()).setCustomerNumber("").build();
+        byte[] noCustomerBytes = EventSerdes.orders().serializer().serialize("orders", noCustomer);
+        Customer customer = OrderGenerator.customer(1);
+
+        customers.pipeInput("someone-else".getBytes(StandardCharsets.UTF_8),
+                EventSerdes.customers().serializer().serialize("customers", customer));
+        orders.pipeInput("x".getBytes(StandardCharsets.UTF_8), noCustomerBytes);
+        orders.pipeInput("y".getBytes(StandardCharsets.UTF_8), "not avro".getBytes(StandardCharsets.UTF_8));
+        send(generator.nextOrder());
+
+        List<TestRecord<byte[], byte[]>> deadCustomers = badCustomers.readRecordsToList();
+        assertThat(deadCustomers).hasSize(1);
+        assertThat(header(deadCustomers.get(0), "__streams.errors.message"))
+                .isEqualTo("invalid key 'someone-else': must be the customer number 'C0000001'");
+        List<TestRecord<byte[], byte[]>> deadOrders = badOrders.readRecordsToList();
+        assertThat(deadOrders).hasSize(2);
+        assertThat(deadOrders.get(0).value()).isEqualTo(noCustomerBytes);
+        assertThat(header(deadOrders.get(0), "__streams.errors.exception")).isEqualTo(InvalidEventException.class.getName());
+        assertThat(header(deadOrders.get(0), "__streams.errors.topic")).isEqualTo("orders");
+        assertThat(header(deadOrders.get(1), "__streams.errors.message")).contains("not a single-object Avro record");
+        assertThat(sink.buffered()).filteredOn(r -> r.table() == TableRole.ORDER).hasSize(1);
+    }
+
+    private static String header(TestRecord<byte[], byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
