@@ -47,6 +47,9 @@ public final class EmbeddedStack implements AutoCloseable {
     public Map<String, String> rowflowProperties() {
         Map<String, String> props = new LinkedHashMap<>();
         props.put("kafka.bootstrap.servers", kafka.bootstrapServers());
+        // Local state (RocksDB stores) lives and dies with this stack: a store left in the shared
+        // default /tmp/kafka-streams by an earlier stack would hold records this broker never had.
+        props.put("kafka.state.dir", dir.resolve("streams-state").toString());
         props.putAll(hbase.clientProperties());
         return props;
     }
