@@ -1,5 +1,6 @@
 package dev.rowflow.sinks;
 
+import dev.rowflow.keying.Counter;
 import dev.rowflow.keying.Row;
 
 import java.io.IOException;
@@ -24,6 +25,14 @@ public interface RowSink extends AutoCloseable {
 
     /** Buffers a row; may send earlier rows when the buffer is full. */
     void write(Row row) throws IOException;
+
+    /**
+     * Adds to a counter, once per source record: {@code position} is the record's place in
+     * {@code source} (an offset in a topic partition), increasing within a source. A record
+     * counted before -- by a flush that succeeded before a crash -- is not counted again, so a
+     * replay leaves the counter as it was. Applied at the next {@link #flush()}.
+     */
+    void count(Counter counter, String source, long position);
 
     /** Sends every buffered row and waits until the store has acknowledged each one. */
     void flush() throws IOException;

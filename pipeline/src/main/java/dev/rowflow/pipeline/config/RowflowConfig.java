@@ -5,6 +5,7 @@ import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogColumns;
+import dev.rowflow.keying.log.LogSummary;
 import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderDesign;
 import dev.rowflow.keying.order.OrderRows;
@@ -127,6 +128,16 @@ public final class RowflowConfig extends AbstractConfig {
             "Dual-write the log index rows with the data rows. When off, only data rows are written; "
                     + "`rowflow index backfill` builds the index later (seed 002, 1.9.2).";
 
+    public static final String LOG_SUMMARY_TABLE_CONFIG = "table.log.summary";
+    private static final String LOG_SUMMARY_TABLE_DOC =
+            "HBase table of the log summary: events per host, event type and hour, kept by increments "
+                    + "(seed 002, 1.9.4 and 1.5.1), each event counted once even when replayed.";
+
+    public static final String LOG_SUMMARY_ENABLED_CONFIG = "summary.log.enabled";
+    private static final String LOG_SUMMARY_ENABLED_DOC =
+            "Keep the log summary table up to date while ingesting. Costs one batched checkAndMutate per "
+                    + "host, event type, hour and partition at each commit.";
+
     public static final String UID_TABLE_CONFIG = "table.uid";
     private static final String UID_TABLE_DOC =
             "HBase lookup table of the ids that uid key parts substitute for names (seed 002, 1.11.1.4); "
@@ -166,7 +177,7 @@ public final class RowflowConfig extends AbstractConfig {
 
     /** Every table key, each with its family settings. */
     public static final java.util.List<String> TABLE_KEYS = java.util.List.of(
-            "table.log.data", "table.log.index", "table.customer", "table.order", "table.shipping.location",
+            "table.log.data", "table.log.index", "table.log.summary", "table.customer", "table.order", "table.shipping.location",
             "table.line.item", "table.order.index");
 
     public static final ConfigDef CONFIG = withFamilySettings(new ConfigDef()
@@ -209,6 +220,9 @@ public final class RowflowConfig extends AbstractConfig {
             .define(LOG_INDEX_TABLE_CONFIG, Type.STRING, "log_index", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, LOG_INDEX_TABLE_DOC)
             .define(LOG_INDEX_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, LOG_INDEX_ENABLED_DOC)
+            .define(LOG_SUMMARY_TABLE_CONFIG, Type.STRING, "log_summary", new ConfigDef.NonEmptyString(),
+                    Importance.MEDIUM, LOG_SUMMARY_TABLE_DOC)
+            .define(LOG_SUMMARY_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, LOG_SUMMARY_ENABLED_DOC)
             .define(UID_TABLE_CONFIG, Type.STRING, "uid", new ConfigDef.NonEmptyString(),
                     Importance.MEDIUM, UID_TABLE_DOC)
             .define(LOG_DATA_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_DATA_LAYOUT, new LogLayoutValidator(),
@@ -326,9 +340,19 @@ public final class RowflowConfig extends AbstractConfig {
                 RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), uids), getBoolean(LOG_INDEX_ENABLED_CONFIG));
     }
 
+    /** The log summary to keep, or null if it is switched off. */
+    public LogSummary logSummary() {
+        return getBoolean(LOG_SUMMARY_ENABLED_CONFIG) ? new LogSummary() : null;
+    }
+
     /** The log tables as configured: names, families and their settings, key layouts. */
     public Map<TableRole, TableDefinition> logTables(LogEventRows rows) {
         Map<TableRole, TableDefinition> tables = new java.util.EnumMap<>(TableRole.class);
+        LogSummary summary = logSummary();
+        if (summary != null) {
+            tables.put(TableRole.LOG_SUMMARY, new TableDefinition(TableName.valueOf(getString(LOG_SUMMARY_TABLE_CONFIG)),
+                    LogSummary.FAMILY, familySettings(LOG_SUMMARY_TABLE_CONFIG), summary.layout()));
+        }
         tables.put(TableRole.LOG_DATA, new TableDefinition(TableName.valueOf(getString(LOG_DATA_TABLE_CONFIG)),
                 LogColumns.DATA_FAMILY, familySettings(LOG_DATA_TABLE_CONFIG), rows.dataLayout()));
         tables.put(TableRole.LOG_INDEX, new TableDefinition(TableName.valueOf(getString(LOG_INDEX_TABLE_CONFIG)),
@@ -379,7 +403,7 @@ public final class RowflowConfig extends AbstractConfig {
         return switch (role) {
             case LOG_DATA -> LOG_DATA_TABLE_CONFIG;
             case LOG_INDEX -> LOG_INDEX_TABLE_CONFIG;
-            case LOG_SUMMARY -> "table.log.summary";
+            case LOG_SUMMARY -> LOG_SUMMARY_TABLE_CONFIG;
             case CUSTOMER -> CUSTOMER_TABLE_CONFIG;
             case ORDER -> ORDER_TABLE_CONFIG;
             case SHIPPING_LOCATION -> SHIPPING_LOCATION_TABLE_CONFIG;
@@ -393,7 +417,7 @@ public final class RowflowConfig extends AbstractConfig {
         return switch (role) {
             case LOG_DATA -> LOG_DATA_LAYOUT_CONFIG;
             case LOG_INDEX -> LOG_INDEX_LAYOUT_CONFIG;
-            case LOG_SUMMARY -> "table.log.summary";
+            case LOG_SUMMARY -> LOG_SUMMARY_TABLE_CONFIG;
             default -> ORDER_LAYOUT_CONFIG;
         };
     }

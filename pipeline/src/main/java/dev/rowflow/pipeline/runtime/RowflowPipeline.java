@@ -98,7 +98,7 @@ public final class RowflowPipeline implements AutoCloseable {
                 }
                 if (config.runs(RowflowConfig.LOGS_PIPELINE)) {
                     LogEventTopology.addTo(builder, config.getString(RowflowConfig.LOGS_TOPIC_CONFIG),
-                            config.logEventRows(uids), sinks, flushBeforeCommit);
+                            config.logEventRows(uids), config.logSummary(), sinks, flushBeforeCommit);
                 }
                 if (config.runs(RowflowConfig.ORDERS_PIPELINE)) {
                     String customers = config.getString(RowflowConfig.CUSTOMERS_TOPIC_CONFIG);

@@ -3,15 +3,22 @@ package dev.rowflow.pipeline.topology;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.log.LogEventRows;
+import dev.rowflow.keying.log.LogSummary;
 import org.apache.kafka.streams.processor.api.Record;
 
-/** Writes the data row and index row of each log event (see {@link RowWriter}). */
+/**
+ * Writes the data row and index row of each log event and counts it in the summary table (see
+ * {@link RowWriter}).
+ */
 final class LogEventWriter extends RowWriter<byte[], LogEvent> {
     private final LogEventRows rows;
+    private final LogSummary summary;
 
-    LogEventWriter(LogEventRows rows, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
+    /** @param summary the summary counters to keep, or null for none */
+    LogEventWriter(LogEventRows rows, LogSummary summary, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
         super(sinks, flushBeforeCommit);
         this.rows = rows;
+        this.summary = summary;
     }
 
     @Override
@@ -20,5 +27,8 @@ final class LogEventWriter extends RowWriter<byte[], LogEvent> {
             throw new InvalidEventException("value", null, "the logs topic carries no tombstones (null values)");
         }
         write(rows.rowsOf(record.value()));
+        if (summary != null) {
+            count(summary.counterOf(record.value()));
+        }
     }
 }

@@ -1,6 +1,8 @@
 package dev.rowflow.pipeline.topology;
 
+import dev.rowflow.keying.Counter;
 import dev.rowflow.keying.Row;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import dev.rowflow.sinks.RowSink;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -22,6 +24,7 @@ abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
     private final SinkFactory sinks;
     private final FlushBeforeCommit flushBeforeCommit;
     private RowSink sink;
+    private ProcessorContext<Void, Void> context;
 
     RowWriter(SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
         this.sinks = sinks;
@@ -30,6 +33,7 @@ abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
+        this.context = context;
         try {
             sink = flushBeforeCommit.open(sinks);
         } catch (IOException e) {
@@ -46,6 +50,16 @@ abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
         } catch (IOException e) {
             throw new UncheckedIOException("HBase write failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Adds to a counter once for the record being processed, whose topic partition and offset
+     * make the increment idempotent (see {@link RowSink#count}).
+     */
+    final void count(Counter counter) {
+        RecordMetadata source = context.recordMetadata().orElseThrow(() -> new IllegalStateException(
+                "counting needs the record's topic, partition and offset"));
+        sink.count(counter, source.topic() + "-" + source.partition(), source.offset());
     }
 
     /** Makes everything written so far durable now, not at the next commit. */

@@ -99,6 +99,58 @@ class LogPipelineIT {
     }
 
     @Test
+    void shouldCountEveryEventOnceInTheSummaryTableAlsoAfterAForcedReplay() throws Exception {
+        RowflowConfig config = config("it-summary", Map.of());
+        // Events 1 ms apart from 3 s before an hour boundary: two hours of counts.
+        long hour = 1_700_002_800_000L;
+        LogEventGenerator generator = new LogEventGenerator(5, 12, hour - 3_000);
+        Map<String, Long> expected = new java.util.TreeMap<>();
+        java.util.Set<Long> hours = new java.util.TreeSet<>();
+        dev.rowflow.keying.log.LogSummary summary = new dev.rowflow.keying.log.LogSummary();
+        createTopic(config);
+        try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
+            for (int i = 0; i < 6_000; i++) {
+                LogEvent event = generator.next();
+                producer.send(event);
+                expected.merge(Bytes.toStringBinary(summary.key(event.getHostname(), event.getEventType(),
+                        event.getTimestamp().toEpochMilli())), 1L, Long::sum);
+                hours.add(dev.rowflow.keying.log.LogSummary.hourOf(event.getTimestamp().toEpochMilli()));
+            }
+        }
+        String table = config.getString(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG);
+
+        runUntilEverythingCommitted(config, committed -> { });
+        Map<String, Long> counted = summaryCounts(table);
+        assertThat(counted.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(6_000);
+        assertThat(counted).isEqualTo(expected);
+        assertThat(hours).containsExactly(hour - 3_600_000, hour);
+
+        // Forced replay: the group's offsets back to the start, every event processed again.
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> start =
+                    new HashMap<>();
+            KafkaTopics.endOffsets(admin, topic(config)).keySet().forEach(tp ->
+                    start.put(tp, new org.apache.kafka.clients.consumer.OffsetAndMetadata(0)));
+            admin.alterConsumerGroupOffsets(config.getString(RowflowConfig.APPLICATION_ID_CONFIG), start).all().get();
+            assertThat(KafkaTopics.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG),
+                    topic(config))).isEqualTo(6_000);
+        }
+        runUntilEverythingCommitted(config, committed -> { });
+
+        assertThat(summaryCounts(table)).isEqualTo(expected);
+        assertThat(count(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).isEqualTo(6_000);
+    }
+
+    /** Summary row (printable key) -> count, read with plain hbase-client. */
+    private static Map<String, Long> summaryCounts(String table) throws Exception {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        for (Result row : scan(table).values()) {
+            counts.put(Bytes.toStringBinary(row.getRow()), Bytes.toLong(row.getValue(bytes("s"), bytes("n"))));
+        }
+        return counts;
+    }
+
+    @Test
     void shouldSetBadRecordsAsideWithTheirReasonAndKeepGoing() throws Exception {
         // A 100 kB cell limit stands in for HBase's 10 MB default, which Kafka's 1 MB records cannot reach.
         RowflowConfig config = config("it-bad", Map.of("hbase.client.keyvalue.maxsize", "100000"));

@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.topology;
 
+import dev.rowflow.keying.Counter;
 import dev.rowflow.keying.Row;
 import dev.rowflow.sinks.RowSink;
 
@@ -26,6 +27,18 @@ final class InMemoryRowSink implements RowSink {
     @Override
     public void write(Row row) {
         buffered.add(row);
+    }
+
+    /** Counters as counted: source and position with each, for tests to check. */
+    private final List<String> counted = new ArrayList<>();
+
+    @Override
+    public void count(Counter counter, String source, long position) {
+        counted.add(counter + " " + source + "@" + position);
+    }
+
+    List<String> counted() {
+        return counted;
     }
 
     @Override

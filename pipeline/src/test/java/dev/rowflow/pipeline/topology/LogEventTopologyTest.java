@@ -6,6 +6,7 @@ import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.log.LogEventRows;
+import dev.rowflow.keying.log.LogSummary;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.load.LogEventGenerator;
 import dev.rowflow.pipeline.runtime.StreamsProperties;
@@ -42,7 +43,7 @@ class LogEventTopologyTest {
     void build() {
         RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092"));
         driver = new TopologyTestDriver(
-                LogEventTopology.build("logs", rows, () -> sink, new FlushBeforeCommit()),
+                LogEventTopology.build("logs", rows, new LogSummary(), () -> sink, new FlushBeforeCommit()),
                 StreamsProperties.of(config));
         logs = driver.createInputTopic("logs", new ByteArraySerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic("logs.dead-letter", new ByteArrayDeserializer(),
@@ -66,6 +67,11 @@ class LogEventTopologyTest {
         assertThat(written).filteredOn(r -> r.table() == TableRole.LOG_DATA).hasSize(3);
         assertThat(written).containsExactlyElementsOf(events.stream().flatMap(e -> rows.rowsOf(e).stream()).toList());
         assertThat(deadLetters.isEmpty()).isTrue();
+        // Each event counted once in its summary row, with its offset for idempotence.
+        assertThat(sink.counted()).containsExactly(
+                new LogSummary().counterOf(events.get(0)) + " logs-0@0",
+                new LogSummary().counterOf(events.get(1)) + " logs-0@1",
+                new LogSummary().counterOf(events.get(2)) + " logs-0@2");
     }
 
     @Test

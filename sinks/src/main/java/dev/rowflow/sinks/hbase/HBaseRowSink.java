@@ -1,6 +1,7 @@
 package dev.rowflow.sinks.hbase;
 
 import dev.rowflow.keying.Cell;
+import dev.rowflow.keying.Counter;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.sinks.RowSink;
@@ -37,12 +38,16 @@ public final class HBaseRowSink implements RowSink {
     private final Map<TableRole, Long> cellTtlMillis = new EnumMap<>(TableRole.class);
     private final int maxKeyValueSize;
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
+    private final IdempotentCounters counters;
 
     public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings)
             throws IOException {
         // The client refuses larger cells itself; checking first turns that into a dead letter.
         this.maxKeyValueSize = connection.getConfiguration().getInt(ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY,
                 ConnectionConfiguration.MAX_KEYVALUE_SIZE_DEFAULT);
+        Map<TableRole, org.apache.hadoop.hbase.TableName> names = new EnumMap<>(TableRole.class);
+        tables.forEach((role, table) -> names.put(role, table.name()));
+        this.counters = new IdempotentCounters(connection, names);
         try {
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
                 cellTtlMillis.put(table.getKey(), table.getValue().settings().cellTtlMillis());
@@ -90,16 +95,30 @@ public final class HBaseRowSink implements RowSink {
     }
 
     @Override
+    public void count(Counter counter, String source, long position) {
+        counters.add(counter, source, position);
+    }
+
+    /** Sends the buffered rows, then applies the counters (see {@link IdempotentCounters}). */
+    @Override
     public void flush() throws IOException {
         for (BufferedMutator mutator : mutators.values()) {
             mutator.flush();
         }
         throwIfFailed();
+        counters.apply();
     }
 
     @Override
     public void close() throws IOException {
         IOException first = null;
+        try {
+            if (!counters.isEmpty()) {
+                counters.apply();
+            }
+        } catch (IOException e) {
+            first = e;
+        }
         for (BufferedMutator mutator : mutators.values()) {
             try {
                 mutator.close();
