@@ -38,6 +38,7 @@ public final class LogEventRows {
     private final RowKeyLayout dataLayout;
     private final RowKeyLayout indexLayout;
     private final boolean writeIndex;
+    private final long timeBucketMillis;
 
     public LogEventRows(RowKeyLayout dataLayout, RowKeyLayout indexLayout) {
         this(dataLayout, indexLayout, true);
@@ -48,9 +49,41 @@ public final class LogEventRows {
      *                   backfill, seed 002 1.9.2)
      */
     public LogEventRows(RowKeyLayout dataLayout, RowKeyLayout indexLayout, boolean writeIndex) {
+        this(dataLayout, indexLayout, writeIndex, 0);
+    }
+
+    /**
+     * @param timeBucketMillis 0 for one row per event; otherwise rows as columns (seed 002,
+     *                         1.11.2 and 1.11.4.3, the OpenTSDB approach): one row per time bucket
+     *                         of this length, the data layout's {@code timestamp} part holding the
+     *                         bucket's start, one column per event (see {@link #rowsOf})
+     * @throws IllegalArgumentException if rows as columns are asked for with an index (the rows
+     *                                  are host-led already) or a data layout without a timestamp
+     *                                  part, or with a bucket longer than 24 days
+     */
+    public LogEventRows(RowKeyLayout dataLayout, RowKeyLayout indexLayout, boolean writeIndex, long timeBucketMillis) {
         this.dataLayout = checkFields(dataLayout);
         this.indexLayout = checkFields(indexLayout);
         this.writeIndex = writeIndex;
+        this.timeBucketMillis = timeBucketMillis;
+        if (timeBucketMillis < 0 || timeBucketMillis > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("time bucket of " + timeBucketMillis + " ms: offsets in a bucket are "
+                    + "4-byte column qualifiers, so at most " + Integer.MAX_VALUE + " ms (24 days)");
+        }
+        if (timeBucketMillis > 0) {
+            if (writeIndex) {
+                throw new IllegalArgumentException("rows as columns keep no index: switch the index off");
+            }
+            if (dataLayout.parts().stream().noneMatch(p -> p.field().equals("timestamp"))) {
+                throw new IllegalArgumentException("rows as columns need a timestamp part in the data layout '"
+                        + dataLayout.spec() + "' for the time bucket");
+            }
+        }
+    }
+
+    /** The length of a time bucket in rows-as-columns mode, 0 for one row per event. */
+    public long timeBucketMillis() {
+        return timeBucketMillis;
     }
 
     /**
@@ -110,6 +143,9 @@ public final class LogEventRows {
             throw new InvalidEventException("timestamp", null, "must be present");
         }
         long timestamp = event.getTimestamp().toEpochMilli();
+        if (timeBucketMillis > 0) {
+            return List.of(bucketRow(event, timestamp));
+        }
 
         byte[] rowKey = dataLayout.encode(event);
         List<Cell> cells = new ArrayList<>(4 + event.getAttributes().size());
@@ -128,6 +164,29 @@ public final class LogEventRows {
             return List.of(data);
         }
         return List.of(data, indexRow(rowKey, indexLayout.encode(event), timestamp));
+    }
+
+    /**
+     * Rows as columns: the row of the event's time bucket, with one cell whose qualifier is the
+     * event's offset in the bucket (4 bytes big-endian, milliseconds, so columns sort by time)
+     * and whose value is the whole event in Avro single-object encoding (nothing of it lost).
+     */
+    private Row bucketRow(LogEvent event, long timestamp) {
+        if (timestamp < 0) {
+            throw new InvalidEventException("timestamp", timestamp, "must not be negative");
+        }
+        long bucketStart = timestamp - timestamp % timeBucketMillis;
+        byte[] rowKey = dataLayout.encode(field -> field.equals("timestamp") ? bucketStart : event.get(field));
+        byte[] offset = java.nio.ByteBuffer.allocate(Integer.BYTES).putInt((int) (timestamp - bucketStart)).array();
+        byte[] value;
+        try {
+            java.nio.ByteBuffer encoded = LogEvent.getEncoder().encode(event);
+            value = new byte[encoded.remaining()];
+            encoded.get(value);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return new Row(TableRole.LOG_DATA, rowKey, timestamp, List.of(new Cell(LogColumns.DATA_FAMILY, offset, value)));
     }
 
     /**

@@ -76,4 +76,30 @@ class LogEventRowsTest {
     private static Cell cell(byte[] family, byte[] qualifier, String value) {
         return new Cell(family, qualifier, value.getBytes(UTF_8));
     }
+
+    @Test
+    void shouldPackEventsIntoColumnsOfTheirTimeBucketsRow() throws Exception {
+        RowKeyLayout hostLed = RowKeyLayout.parse("hostname:text, eventType:text, timestamp:ts", null);
+        LogEventRows columns = new LogEventRows(hostLed, INDEX, false, 300_000);
+        LogEvent event = LogEvent.newBuilder()
+                .setHostname("web-01").setTimestamp(Instant.ofEpochMilli(1364248490123L)).setEventType("login")
+                .setMessage("m").build();
+
+        List<Row> written = columns.rowsOf(event);
+
+        // 1364248490123 ms is 290123 ms into the 5-minute bucket starting at 1364248200000.
+        assertThat(written).hasSize(1);
+        assertThat(written.get(0).key()).isEqualTo(hostLed.encode("web-01", "login", 1364248200000L));
+        assertThat(written.get(0).timestamp()).isEqualTo(1364248490123L);
+        Cell cell = written.get(0).cells().get(0);
+        assertThat(java.util.HexFormat.of().formatHex(cell.qualifier())).isEqualTo("00046d4b");
+        assertThat(LogEvent.getDecoder().decode(cell.value())).isEqualTo(event);
+    }
+
+    @Test
+    void shouldRefuseRowsAsColumnsWithAnIndexOrWithoutATimestampPart() {
+        assertThatThrownBy(() -> new LogEventRows(DATA, INDEX, true, 300_000)).hasMessageContaining("no index");
+        assertThatThrownBy(() -> new LogEventRows(RowKeyLayout.parse("hostname:text, eventType:text", null), INDEX,
+                false, 300_000)).hasMessageContaining("need a timestamp part");
+    }
 }

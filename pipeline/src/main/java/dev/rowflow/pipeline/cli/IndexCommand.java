@@ -29,6 +29,11 @@ final class IndexCommand {
             UidResolver uids = new HBaseUidStore(connection,
                     TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG)));
             LogEventRows rows = config.logEventRows(uids);
+            if (rows.timeBucketMillis() > 0) {
+                throw new org.apache.kafka.common.config.ConfigException(RowflowConfig.LOG_TIME_BUCKET_SECONDS_CONFIG,
+                        config.getInt(RowflowConfig.LOG_TIME_BUCKET_SECONDS_CONFIG),
+                        "rows as columns keep no index to verify or backfill");
+            }
             Map<TableRole, TableDefinition> tables = config.logTables(rows);
             return run(new LogIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX), rows), out);
         }

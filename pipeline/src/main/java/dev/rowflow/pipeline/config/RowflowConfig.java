@@ -128,6 +128,13 @@ public final class RowflowConfig extends AbstractConfig {
             "Dual-write the log index rows with the data rows. When off, only data rows are written; "
                     + "`rowflow index backfill` builds the index later (seed 002, 1.9.2).";
 
+    public static final String LOG_TIME_BUCKET_SECONDS_CONFIG = "keying.log.time.bucket.seconds";
+    private static final String LOG_TIME_BUCKET_SECONDS_DOC =
+            "0: one row per log event. N > 0: rows as columns (seed 002, 1.11.2, the OpenTSDB approach): one row per "
+                    + "N-second bucket, the data layout's timestamp part holding the bucket start (use a host-led "
+                    + "layout such as hostname:text, eventType:text, timestamp:ts), one column per event named by its "
+                    + "ms offset in the bucket, holding the event as Avro. Needs index.log.enabled=false.";
+
     public static final String LOG_SUMMARY_TABLE_CONFIG = "table.log.summary";
     private static final String LOG_SUMMARY_TABLE_DOC =
             "HBase table of the log summary: events per host, event type and hour, kept by increments "
@@ -220,6 +227,8 @@ public final class RowflowConfig extends AbstractConfig {
             .define(LOG_INDEX_TABLE_CONFIG, Type.STRING, "log_index", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, LOG_INDEX_TABLE_DOC)
             .define(LOG_INDEX_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, LOG_INDEX_ENABLED_DOC)
+            .define(LOG_TIME_BUCKET_SECONDS_CONFIG, Type.INT, 0, Range.between(0, 86_400), Importance.MEDIUM,
+                    LOG_TIME_BUCKET_SECONDS_DOC)
             .define(LOG_SUMMARY_TABLE_CONFIG, Type.STRING, "log_summary", new ConfigDef.NonEmptyString(),
                     Importance.MEDIUM, LOG_SUMMARY_TABLE_DOC)
             .define(LOG_SUMMARY_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, LOG_SUMMARY_ENABLED_DOC)
@@ -305,6 +314,11 @@ public final class RowflowConfig extends AbstractConfig {
         super(CONFIG, props, false);
         // Cross-key checks at start, not at first use: a cell TTL beyond the family TTL is refused here.
         TABLE_KEYS.forEach(this::familySettings);
+        try {
+            logEventRows(null);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(LOG_TIME_BUCKET_SECONDS_CONFIG, getInt(LOG_TIME_BUCKET_SECONDS_CONFIG), e.getMessage());
+        }
         if (getBoolean(CUSTOMER_PLUS_PLUS_CONFIG) && OrderDesign.of(getString(ORDER_DESIGN_CONFIG)) == OrderDesign.NORMALIZED) {
             throw new ConfigException(CUSTOMER_PLUS_PLUS_CONFIG, true, "CUSTOMER++ keeps a customer and its orders in one "
                     + "table, and " + ORDER_DESIGN_CONFIG + "=normalized needs three: choose record-types, denormalized or blob");
@@ -337,7 +351,8 @@ public final class RowflowConfig extends AbstractConfig {
      */
     public LogEventRows logEventRows(UidResolver uids) {
         return new LogEventRows(RowKeyLayout.parse(getString(LOG_DATA_LAYOUT_CONFIG), uids),
-                RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), uids), getBoolean(LOG_INDEX_ENABLED_CONFIG));
+                RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), uids), getBoolean(LOG_INDEX_ENABLED_CONFIG),
+                getInt(LOG_TIME_BUCKET_SECONDS_CONFIG) * 1000L);
     }
 
     /** The log summary to keep, or null if it is switched off. */

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.ByteBuffer;
+import dev.rowflow.keying.layout.RowKeyLayout;
 import java.nio.charset.StandardCharsets;
 import org.apache.commons.codec.digest.MurmurHash3;
 import java.time.Duration;
@@ -139,6 +140,54 @@ class LogPipelineIT {
 
         assertThat(summaryCounts(table)).isEqualTo(expected);
         assertThat(count(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).isEqualTo(6_000);
+    }
+
+    @Test
+    void shouldPackTheEventsOfAHostTypeAndFiveMinutesIntoColumnsOfOneRow() throws Exception {
+        RowflowConfig config = config("it-columns", Map.of(
+                RowflowConfig.LOG_DATA_LAYOUT_CONFIG, "hostname:text, eventType:text, timestamp:ts",
+                RowflowConfig.LOG_TIME_BUCKET_SECONDS_CONFIG, "300",
+                RowflowConfig.LOG_INDEX_ENABLED_CONFIG, "false",
+                RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "false"));
+        // 20 events per second for 12 minutes: three buckets, some of them partial.
+        List<LogEvent> sent = new ArrayList<>();
+        LogEventGenerator generator = new LogEventGenerator(9, 4, 1_700_000_100_000L);
+        for (int i = 0; i < 14_400; i++) {
+            LogEvent event = generator.next();
+            sent.add(LogEvent.newBuilder(event).setTimestamp(java.time.Instant.ofEpochMilli(
+                    1_700_000_100_000L + 50L * i)).build());
+        }
+        createTopic(config);
+        try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
+            sent.forEach(producer::send);
+        }
+
+        runUntilEverythingCommitted(config, committed -> { });
+
+        Map<ByteBuffer, Map<ByteBuffer, LogEvent>> expected = new HashMap<>();
+        var layout = RowKeyLayout.parse("hostname:text, eventType:text, timestamp:ts", null);
+        for (LogEvent event : sent) {
+            long t = event.getTimestamp().toEpochMilli();
+            long bucket = t - t % 300_000;
+            expected.computeIfAbsent(ByteBuffer.wrap(layout.encode(event.getHostname(), event.getEventType(), bucket)),
+                    k -> new HashMap<>()).put(ByteBuffer.wrap(ByteBuffer.allocate(4).putInt((int) (t - bucket)).array()),
+                    event);
+        }
+        Map<ByteBuffer, Result> rows = scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG));
+        assertThat(rows.keySet()).isEqualTo(expected.keySet());
+        long cells = 0;
+        for (Map.Entry<ByteBuffer, Result> row : rows.entrySet()) {
+            Map<ByteBuffer, LogEvent> columns = expected.get(row.getKey());
+            assertThat(row.getValue().rawCells()).hasSize(columns.size());
+            for (org.apache.hadoop.hbase.Cell cell : row.getValue().rawCells()) {
+                LogEvent event = columns.get(ByteBuffer.wrap(org.apache.hadoop.hbase.CellUtil.cloneQualifier(cell)));
+                assertThat(LogEvent.getDecoder().decode(org.apache.hadoop.hbase.CellUtil.cloneValue(cell)))
+                        .isEqualTo(event);
+                assertThat(cell.getTimestamp()).isEqualTo(event.getTimestamp().toEpochMilli());
+                cells++;
+            }
+        }
+        assertThat(cells).isEqualTo(14_400);
     }
 
     /** Summary row (printable key) -> count, read with plain hbase-client. */
