@@ -10,6 +10,14 @@ import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.Salt;
 import dev.rowflow.keying.log.LogColumns;
 import dev.rowflow.keying.log.LogEventRows;
+import dev.rowflow.keying.log.LogSummary;
+import dev.rowflow.keying.order.OrderColumns;
+import dev.rowflow.keying.order.OrderRows;
+import dev.rowflow.events.Customer;
+import dev.rowflow.events.Order;
+import dev.rowflow.pipeline.load.OrderGenerator;
+import dev.rowflow.pipeline.load.OrderProducer;
+import dev.rowflow.pipeline.topology.OrderTopology;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.load.LogEventGenerator;
 import dev.rowflow.pipeline.load.LogEventProducer;
@@ -52,7 +60,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code rowflow demo}: the production pipeline on an embedded Kafka broker and HBase mini
- * cluster, fed by generated log events, with a summary read back from HBase.
+ * cluster, fed by generated log events, customers and orders, with a summary read back from HBase.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Start an embedded Kafka broker (KRaft) and HBase mini cluster, generate log events, run the "
@@ -61,6 +69,10 @@ import java.util.concurrent.atomic.AtomicLong;
 final class DemoCommand implements Callable<Integer> {
     private static final String APPLICATION_ID = "rowflow-demo";
     private static final String TOPIC = "logs";
+    private static final String CUSTOMERS_TOPIC = "customers";
+    private static final String ORDERS_TOPIC = "orders";
+    /** Share of the customers sent only after the orders, so some orders arrive before their customer. */
+    private static final double LATE_CUSTOMERS = 0.1;
 
     @Spec
     CommandSpec spec;
@@ -83,6 +95,19 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--index-layout", paramLabel = "SPEC", defaultValue = LogEventRows.DEFAULT_INDEX_LAYOUT,
             description = "Row key layout of the index table (default: ${DEFAULT-VALUE}).")
     String indexLayout;
+
+    @Option(names = "--customers", defaultValue = "2000",
+            description = "Customers to generate (default: ${DEFAULT-VALUE}); the last 10% arrive after their orders.")
+    int customers;
+
+    @Option(names = "--orders", paramLabel = "N",
+            description = "Orders to generate, interleaved with the log events. Default: one per 20 events.")
+    Long orders;
+
+    @Option(names = "--order-design", defaultValue = "record-types",
+            description = "Order design: normalized, record-types, denormalized, blob (default: ${DEFAULT-VALUE}); "
+                    + "CUSTOMER++ is on unless normalized.")
+    String orderDesign;
 
     @Option(names = "--partitions", defaultValue = "4",
             description = "Partitions of the logs topic (default: ${DEFAULT-VALUE}).")
@@ -130,6 +155,10 @@ final class DemoCommand implements Callable<Integer> {
             RowflowConfig config = config(stack);
             try (Admin admin = Admin.create(config.kafkaProperties())) {
                 KafkaTopics.createIfAbsent(admin, TOPIC, Optional.of(partitions), Duration.ofSeconds(60));
+                admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(CUSTOMERS_TOPIC,
+                        Optional.of(partitions), Optional.empty()).configs(Map.of("cleanup.policy", "compact")))).all().get();
+                KafkaTopics.createIfAbsent(admin, ORDERS_TOPIC, Optional.of(partitions), Duration.ofSeconds(60));
+                KafkaTopics.awaitLeaders(admin, CUSTOMERS_TOPIC, Duration.ofSeconds(60));
                 Run run;
                 try (RowflowPipeline pipeline = RowflowPipeline.start(config, metrics.registry())) {
                     metrics.readiness(() -> pipeline.state() == KafkaStreams.State.RUNNING);
@@ -148,6 +177,11 @@ final class DemoCommand implements Callable<Integer> {
         Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties());
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(RowflowConfig.LOGS_TOPIC_CONFIG, TOPIC);
+        props.put(RowflowConfig.PIPELINES_CONFIG, RowflowConfig.LOGS_PIPELINE + "," + RowflowConfig.ORDERS_PIPELINE);
+        props.put(RowflowConfig.CUSTOMERS_TOPIC_CONFIG, CUSTOMERS_TOPIC);
+        props.put(RowflowConfig.ORDERS_TOPIC_CONFIG, ORDERS_TOPIC);
+        props.put(RowflowConfig.ORDER_DESIGN_CONFIG, orderDesign);
+        props.put(RowflowConfig.CUSTOMER_PLUS_PLUS_CONFIG, String.valueOf(!orderDesign.equals("normalized")));
         props.put(RowflowConfig.LOG_DATA_LAYOUT_CONFIG, dataLayout);
         props.put(RowflowConfig.LOG_INDEX_LAYOUT_CONFIG, indexLayout);
         props.put(RowflowConfig.METRICS_PORT_CONFIG, metricsPort);
@@ -156,8 +190,11 @@ final class DemoCommand implements Callable<Integer> {
         return new RowflowConfig(props);
     }
 
-    /** Events produced, and seconds from the first produced to the last committed. */
-    private record Run(long events, double seconds) {
+    /**
+     * Events and orders produced, seconds from the first produced to the last committed, and the
+     * customer with the most orders.
+     */
+    private record Run(long events, long orders, double seconds, int busiestCustomer) {
     }
 
     /** Produces the events while the pipeline runs; returns when all are committed (in HBase). */
@@ -167,21 +204,51 @@ final class DemoCommand implements Callable<Integer> {
         long start = System.currentTimeMillis() - (events == null ? 0 : events);
         LogEventGenerator generator = new LogEventGenerator(20_130_325L, hosts, start);
         AtomicLong produced = new AtomicLong();
+        AtomicLong producedOrders = new AtomicLong();
+        OrderGenerator orderGenerator = new OrderGenerator(20_130_325L, customers, start);
+        int earlyCustomers = customers - (int) (customers * LATE_CUSTOMERS);
+        // One order per `eventsPerOrder` events: --orders spread over --events, else 1 in 20.
+        long eventsPerOrder = target < 0 || orders == null ? 20 : Math.max(1, target / Math.max(1, orders));
+        long orderTarget = orders != null ? orders : target < 0 ? -1 : target / 20;
+        Map<Integer, Integer> ordersPerCustomer = new java.util.HashMap<>();
         long t0 = System.nanoTime();
         CompletableFuture<Long> producing = CompletableFuture.supplyAsync(() -> {
-            try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), TOPIC)) {
+            try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), TOPIC);
+                 OrderProducer orderProducer = OrderProducer.open(config.kafkaProperties(), CUSTOMERS_TOPIC,
+                         ORDERS_TOPIC)) {
+                for (int c = 1; c <= earlyCustomers; c++) {
+                    orderProducer.send(OrderGenerator.customer(c), start);
+                }
                 long perTick = Math.max(1, rate / 10);
                 while ((target < 0 || produced.get() < target) && !stop.get()) {
                     long batch = target < 0 ? perTick : Math.min(10_000, target - produced.get());
                     for (long i = 0; i < batch; i++) {
                         producer.send(generator.next());
+                        if ((produced.get() + i) % eventsPerOrder == 0
+                                && (orderTarget < 0 || producedOrders.get() < orderTarget)) {
+                            Order order = orderGenerator.nextOrder();
+                            orderProducer.send(order);
+                            ordersPerCustomer.merge(Integer.parseInt(order.getCustomerNumber().substring(1)), 1,
+                                    Integer::sum);
+                            producedOrders.incrementAndGet();
+                        }
                     }
                     produced.addAndGet(batch);
                     if (target < 0) {
                         Thread.sleep(100);
                     }
                 }
+                while (orderTarget > 0 && producedOrders.get() < orderTarget) {
+                    Order order = orderGenerator.nextOrder();
+                    orderProducer.send(order);
+                    ordersPerCustomer.merge(Integer.parseInt(order.getCustomerNumber().substring(1)), 1, Integer::sum);
+                    producedOrders.incrementAndGet();
+                }
+                for (int c = earlyCustomers + 1; c <= customers; c++) {
+                    orderProducer.send(OrderGenerator.customer(c), start);
+                }
                 producer.flush();
+                orderProducer.flush();
                 return produced.get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -192,7 +259,11 @@ final class DemoCommand implements Callable<Integer> {
         long lastReport = 0;
         while (true) {
             long uncommitted = KafkaTopics.uncommitted(admin, APPLICATION_ID, TOPIC);
-            boolean done = producing.isDone() && uncommitted == 0;
+            long ordersUncommitted = KafkaTopics.uncommitted(admin, APPLICATION_ID, CUSTOMERS_TOPIC)
+                    + KafkaTopics.uncommitted(admin, APPLICATION_ID, ORDERS_TOPIC)
+                    + (KafkaTopics.partitions(admin, OrderTopology.repartitionTopic(APPLICATION_ID)).isPresent()
+                    ? KafkaTopics.uncommitted(admin, APPLICATION_ID, OrderTopology.repartitionTopic(APPLICATION_ID)) : 1);
+            boolean done = producing.isDone() && uncommitted == 0 && ordersUncommitted == 0;
             if (pipeline.state() == KafkaStreams.State.ERROR) {
                 throw new IllegalStateException("the pipeline failed; see rowflow-demo.log");
             }
@@ -210,7 +281,9 @@ final class DemoCommand implements Callable<Integer> {
             }
             Thread.sleep(200);
         }
-        return new Run(producing.get(), seconds(t0));
+        int busiest = ordersPerCustomer.entrySet().stream().max(Map.Entry.comparingByValue())
+                .map(Map.Entry::getKey).orElse(1);
+        return new Run(producing.get(), producedOrders.get(), seconds(t0), busiest);
     }
 
     /** Counts and samples the rows with plain hbase-client, after the pipeline has stopped. */
@@ -240,10 +313,30 @@ final class DemoCommand implements Callable<Integer> {
                     .values().stream().mapToLong(Long::longValue).sum();
             long largest = Arrays.stream(perBucket).max().orElse(0);
             double share = dataRows == 0 || buckets == 0 ? 0 : round(largest / ((double) dataRows / buckets));
+            long summaryRows = 0;
+            long summaryCount = 0;
+            try (Table summary = connection.getTable(TableName.valueOf(
+                    config.getString(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG)));
+                 ResultScanner rows = summary.getScanner(new Scan().addColumn(LogSummary.FAMILY, LogSummary.COUNT))) {
+                for (Result row : rows) {
+                    summaryRows++;
+                    summaryCount += Bytes.toLong(row.getValue(LogSummary.FAMILY, LogSummary.COUNT));
+                }
+            }
+            long orderIndexRows = 0;
+            try (Table index = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.ORDER_INDEX_TABLE_CONFIG)));
+                 ResultScanner rows = index.getScanner(countingScan())) {
+                for (Result ignored : rows) {
+                    orderIndexRows++;
+                }
+            }
             return new DemoSummary(run.events(), dataRows, indexRows, deadLetters, round(run.seconds()),
                     round(run.events() / run.seconds()), round((dataRows + indexRows) / run.seconds()),
                     layouts.dataLayout().spec(), layouts.indexLayout().spec(),
-                    Arrays.stream(perBucket).boxed().toList(), share, sample(connection, config, layouts));
+                    Arrays.stream(perBucket).boxed().toList(), share, sample(connection, config, layouts),
+                    summaryRows, summaryCount, customers, run.orders(), orderIndexRows,
+                    orderDesign + (config.getBoolean(RowflowConfig.CUSTOMER_PLUS_PLUS_CONFIG) ? ", CUSTOMER++" : ""),
+                    customerScan(connection, config, OrderGenerator.customer(run.busiestCustomer())));
         }
     }
 
@@ -282,6 +375,55 @@ final class DemoCommand implements Callable<Integer> {
         return sample;
     }
 
+    /**
+     * Everything about one customer in one scan of the order table (CUSTOMER++, seed 002
+     * 1.11.3.1): start row {@code [customer]}, stop row {@code [customer]+1}.
+     */
+    private static DemoSummary.CustomerScan customerScan(Connection connection, RowflowConfig config, Customer customer)
+            throws Exception {
+        OrderRows rows = config.orderRows(null);
+        byte[] start = rows.customerPrefix(customer.getCustomerNumber());
+        byte[] stop = RowKeyLayout.prefixEnd(start);
+        List<DemoSummary.ScannedRow> scanned = new ArrayList<>();
+        if (rows.customerPlusPlus()) {
+            try (Table table = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.ORDER_TABLE_CONFIG)));
+                 ResultScanner results = table.getScanner(new Scan().withStartRow(start).withStopRow(stop))) {
+                for (Result row : results) {
+                    scanned.add(scannedRow(row));
+                }
+            }
+        }
+        return new DemoSummary.CustomerScan(customer.getCustomerNumber(), customer.getName(),
+                KeyBytes.toStringBinary(start), KeyBytes.toStringBinary(stop), scanned);
+    }
+
+    private static DemoSummary.ScannedRow scannedRow(Result row) {
+        String key = KeyBytes.toStringBinary(row.getRow());
+        if (row.getValue(OrderColumns.FAMILY, OrderColumns.ORDER_NUMBER) != null) {
+            return new DemoSummary.ScannedRow(key, "order", text(row, OrderColumns.ORDER_NUMBER) + " at "
+                    + Instant.ofEpochMilli(Bytes.toLong(row.getValue(OrderColumns.FAMILY, OrderColumns.ORDER_TIME)))
+                    + " for " + text(row, OrderColumns.CUSTOMER_NAME) + ", " + Bytes.toInt(row.getValue(
+                    OrderColumns.FAMILY, OrderColumns.LINE_COUNT)) + " line items");
+        }
+        if (row.getValue(OrderColumns.FAMILY, OrderColumns.ITEM_NUMBER) != null) {
+            String shipTo = text(row, OrderColumns.SHIP_TO_CITY);
+            return new DemoSummary.ScannedRow(key, "line item", Bytes.toInt(row.getValue(OrderColumns.FAMILY,
+                    OrderColumns.QUANTITY)) + " x " + text(row, OrderColumns.ITEM_NUMBER)
+                    + (shipTo == null ? "" : " to " + shipTo));
+        }
+        if (row.getValue(OrderColumns.FAMILY, OrderColumns.LINE1) != null) {
+            return new DemoSummary.ScannedRow(key, "shipping location", text(row, OrderColumns.LINE1) + ", "
+                    + text(row, OrderColumns.CITY) + " " + text(row, OrderColumns.STATE));
+        }
+        return new DemoSummary.ScannedRow(key, "customer", text(row, OrderColumns.CUSTOMER_NAME) + ", "
+                + text(row, OrderColumns.CUSTOMER_CITY) + " " + text(row, OrderColumns.CUSTOMER_STATE));
+    }
+
+    private static String text(Result row, byte[] qualifier) {
+        byte[] value = row.getValue(OrderColumns.FAMILY, qualifier);
+        return value == null ? null : Bytes.toString(value);
+    }
+
     private static DemoSummary.SampleRow sampleRow(RowKeyLayout layout, Result row, String foundVia) {
         return new DemoSummary.SampleRow(KeyBytes.toStringBinary(row.getRow()), layout.decode(row.getRow()).toString(),
                 Instant.ofEpochMilli(row.rawCells()[0].getTimestamp()).toString(),
@@ -306,6 +448,16 @@ final class DemoCommand implements Callable<Integer> {
             if (!summary.rowsPerBucket().isEmpty()) {
                 out.printf("  rows per bucket   %s, largest %.2f x fair share%n", summary.rowsPerBucket(),
                         summary.largestBucketShare());
+            }
+            out.printf("  summary table     %,d rows (host, event type, hour), counting %,d events%n",
+                    summary.summaryRows(), summary.summaryCount());
+            out.printf("  customers/orders  %,d customers, %,d orders (%s), %,d order index rows%n", summary.customers(),
+                    summary.orders(), summary.orderDesign(), summary.orderIndexRows());
+            DemoSummary.CustomerScan scan = summary.customerScan();
+            out.printf("  everything about customer %s (%s), one scan [%s, %s):%n", scan.customerNumber(), scan.name(),
+                    scan.startRow(), scan.stopRow());
+            for (DemoSummary.ScannedRow row : scan.rows()) {
+                out.printf("    %-18s %s%n      %s%n", row.recordType(), row.content(), row.rowKey());
             }
             out.printf("  rows read back:%n");
             for (DemoSummary.SampleRow row : summary.sample()) {

@@ -17,6 +17,13 @@ import java.util.List;
  * @param rowsPerBucket      data rows in each salt bucket (empty unless the data layout is bucketed)
  * @param largestBucketShare rows of the fullest bucket divided by a fair share (1.0 = perfectly even)
  * @param sample             a few rows read back from HBase and decoded
+ * @param summaryRows        rows of the log summary table (host, event type, hour)
+ * @param summaryCount       sum of the summary counters: every event counted once
+ * @param customers          customers produced
+ * @param orders             orders produced
+ * @param orderIndexRows     rows of the order index table
+ * @param orderDesign        the order design and whether CUSTOMER++ is on
+ * @param customerScan       one customer's everything-scan: the rows of one scan of its key prefix
  */
 public record DemoSummary(
         long events,
@@ -30,7 +37,23 @@ public record DemoSummary(
         String indexLayout,
         List<Long> rowsPerBucket,
         double largestBucketShare,
-        List<SampleRow> sample) {
+        List<SampleRow> sample,
+        long summaryRows,
+        long summaryCount,
+        long customers,
+        long orders,
+        long orderIndexRows,
+        String orderDesign,
+        CustomerScan customerScan) {
+
+    /** The rows one scan of {@code [customer, customer+1)} returned from the order table. */
+    public record CustomerScan(String customerNumber, String name, String startRow, String stopRow,
+                               List<ScannedRow> rows) {
+    }
+
+    /** One row of the customer scan: its key, record type and what it holds. */
+    public record ScannedRow(String rowKey, String recordType, String content) {
+    }
 
     /** One data row read back, its key decoded, and how it was found. */
     public record SampleRow(String rowKey, String decodedKey, String time, String hostname, String eventType,

@@ -54,5 +54,26 @@ class DemoIT {
         assertThat(sample.get(4).get("eventType").asText()).isEqualTo(type);
         assertThat(sample.get(3).get("time").asText()).isGreaterThan(sample.get(4).get("time").asText());
         assertThat(err.toString()).contains("in HBase (committed) 20,000");
+        // The summary table counted every event once.
+        assertThat(summary.get("summaryCount").asLong()).isEqualTo(20_000);
+        // One order per 20 events, each with its index row; 10% of the customers came after their orders.
+        assertThat(summary.get("orders").asLong()).isEqualTo(1_000);
+        assertThat(summary.get("orderIndexRows").asLong()).isEqualTo(1_000);
+        JsonNode scan = summary.get("customerScan");
+        JsonNode scanned = scan.get("rows");
+        assertThat(scanned.get(0).get("recordType").asText()).isEqualTo("customer");
+        List<String> types = new java.util.ArrayList<>();
+        for (JsonNode row : scanned) {
+            assertThat(row.get("rowKey").asText()).startsWith(scan.get("startRow").asText());
+            types.add(row.get("recordType").asText());
+        }
+        assertThat(types).contains("order", "shipping location", "line item");
+        assertThat(types.stream().filter("customer"::equals)).hasSize(1);
+        // Every order of the customer carries its name, denormalized (completed if it came first).
+        for (JsonNode row : scanned) {
+            if (row.get("recordType").asText().equals("order")) {
+                assertThat(row.get("content").asText()).contains("for " + scan.get("name").asText());
+            }
+        }
     }
 }
