@@ -205,10 +205,12 @@ final class DemoCommand implements Callable<Integer> {
         LogEventGenerator generator = new LogEventGenerator(20_130_325L, hosts, start);
         AtomicLong produced = new AtomicLong();
         AtomicLong producedOrders = new AtomicLong();
-        OrderGenerator orderGenerator = new OrderGenerator(20_130_325L, customers, start);
         int earlyCustomers = customers - (int) (customers * LATE_CUSTOMERS);
-        // One order per `eventsPerOrder` events: --orders spread over --events, else 1 in 20.
+        // One order per `eventsPerOrder` events: --orders spread over --events, else 1 in 20. Log
+        // events are 1 ms apart in event time; orders keep pace (Kafka refuses record times more
+        // than an hour ahead).
         long eventsPerOrder = target < 0 || orders == null ? 20 : Math.max(1, target / Math.max(1, orders));
+        OrderGenerator orderGenerator = new OrderGenerator(20_130_325L, customers, start, eventsPerOrder);
         long orderTarget = orders != null ? orders : target < 0 ? -1 : target / 20;
         Map<Integer, Integer> ordersPerCustomer = new java.util.HashMap<>();
         long t0 = System.nanoTime();
@@ -456,7 +458,12 @@ final class DemoCommand implements Callable<Integer> {
             DemoSummary.CustomerScan scan = summary.customerScan();
             out.printf("  everything about customer %s (%s), one scan [%s, %s):%n", scan.customerNumber(), scan.name(),
                     scan.startRow(), scan.stopRow());
+            int shown = 0;
             for (DemoSummary.ScannedRow row : scan.rows()) {
+                if (shown++ == 12) {
+                    out.printf("    ... %d more rows (all of them with --json)%n", scan.rows().size() - 12);
+                    break;
+                }
                 out.printf("    %-18s %s%n      %s%n", row.recordType(), row.content(), row.rowKey());
             }
             out.printf("  rows read back:%n");

@@ -30,17 +30,17 @@ import java.util.Map;
  * key of a customer or order starts with the encoded customer part, then:
  * <pre>
  *                         separate tables                 CUSTOMER++ (one table)
- * customer row            [customer]                      [customer] 'C'
- * order key [order] =     [customer][order]               [customer] 'O' [order]
+ * customer row            [customer]                      [customer] '1'
+ * order key [order] =     [customer][order]               [customer] '2' [order]
  * </pre>
- * and each {@link OrderDesign} appends to {@code [order]}: a record type byte ({@code 'O'} order,
- * {@code 'S'} shipping location, {@code 'L'} line item) and 1-based location and line numbers as
+ * and each {@link OrderDesign} appends to {@code [order]}: a row type byte ({@code '1'} order,
+ * {@code '2'} shipping location, {@code '3'} line item) and 1-based location and line numbers as
  * order-preserving 4-byte ints ({@link KeyEncodings#INT}). A text part that is not last ends with
  * {@code 0x00}, so {@code [customer]} is a prefix of exactly that customer's rows: CUSTOMER++'s
  * "one scan gets everything about a customer" is the scan {@code [customer], [customer]+1)}.
  *
  * <p>Example, CUSTOMER++ with record types, customer {@code C1}, order {@code O7}, second line item
- * of the first location: {@code 'C1' 00 'O' 'O7' 00 'L' 80 00 00 01 80 00 00 02}.
+ * of the first location: {@code 'C1' 00 '2' 'O7' 00 '3' 80 00 00 01 80 00 00 02}.
  *
  * <h2>Cells</h2>
  * Family {@code d}, qualifiers in {@link OrderColumns}. Every row of an order carries the order
@@ -52,11 +52,16 @@ import java.util.Map;
  * <p>Immutable and thread-safe.
  */
 public final class OrderRows {
-    /** Record type bytes of the single-table designs. */
-    public static final byte CUSTOMER_RECORD = 'C';
-    public static final byte ORDER_RECORD = 'O';
-    public static final byte SHIPPING_RECORD = 'S';
-    public static final byte LINE_RECORD = 'L';
+    /** CUSTOMER++ record types, as in seed 002 1.11.3.1: '1' the customer, '2' its orders. */
+    public static final byte CUSTOMER_RECORD = '1';
+    public static final byte ORDER_RECORD = '2';
+    /**
+     * Row types below an order key in the single-table designs, chosen so a scan of an order
+     * reads it top down: the order, then its shipping locations, then its line items.
+     */
+    public static final byte ORDER_ROW = '1';
+    public static final byte SHIPPING_ROW = '2';
+    public static final byte LINE_ROW = '3';
 
     public static final String DEFAULT_LAYOUT = "customerNumber:text, orderNumber:text";
 
@@ -203,7 +208,7 @@ public final class OrderRows {
     public byte[] orderRowKey(String customerNumber, String orderNumber) {
         List<Object> values = orderValues(customerNumber, orderNumber);
         if (orderRowLayout.parts().size() > values.size()) {
-            values.add(ORDER_RECORD);
+            values.add(ORDER_ROW);
         }
         return orderRowLayout.encode(values.toArray());
     }
@@ -300,7 +305,7 @@ public final class OrderRows {
             int locationNumber = l + 1;
             if (design == OrderDesign.NORMALIZED || design == OrderDesign.RECORD_TYPES) {
                 rows.add(new Row(design == OrderDesign.NORMALIZED ? TableRole.SHIPPING_LOCATION : TableRole.ORDER,
-                        key(shippingLayout, customerNumber, orderNumber, SHIPPING_RECORD, locationNumber),
+                        key(shippingLayout, customerNumber, orderNumber, SHIPPING_ROW, locationNumber),
                         time, locationCells(location)));
             }
             List<LineItem> items = location.getLineItems();
@@ -311,7 +316,7 @@ public final class OrderRows {
                     case NORMALIZED -> rows.add(new Row(TableRole.LINE_ITEM, key(lineLayout, customerNumber,
                             orderNumber, null, locationNumber, i + 1), time, cells));
                     case RECORD_TYPES -> rows.add(new Row(TableRole.ORDER, key(lineLayout, customerNumber,
-                            orderNumber, LINE_RECORD, locationNumber, i + 1), time, cells));
+                            orderNumber, LINE_ROW, locationNumber, i + 1), time, cells));
                     case DENORMALIZED -> {
                         // Seed 002, 1.11.3.2.3: the location's fields copied onto each of its items,
                         // line numbers counted across the whole order so they stay unique.
@@ -323,7 +328,7 @@ public final class OrderRows {
                         cells.add(cell(OrderColumns.SHIP_TO_CITY, location.getCity()));
                         cells.add(cell(OrderColumns.SHIP_TO_STATE, location.getState()));
                         cells.add(cell(OrderColumns.SHIP_TO_ZIP, location.getZip()));
-                        rows.add(new Row(TableRole.ORDER, key(lineLayout, customerNumber, orderNumber, LINE_RECORD,
+                        rows.add(new Row(TableRole.ORDER, key(lineLayout, customerNumber, orderNumber, LINE_ROW,
                                 lineAcrossOrder), time, cells));
                     }
                     default -> {

@@ -79,12 +79,12 @@ class OrderRowsTest {
         assertThat(countByTable(written)).isEqualTo(Map.of(TableRole.ORDER, 6L, TableRole.ORDER_INDEX, 1L));
         String order = hex("C1\0O7\0");
         assertThat(written.subList(0, 6)).extracting(r -> hex(r.key())).containsExactly(
-                order + "4F",
-                order + "53" + "80000001",
-                order + "4C" + "80000001" + "80000001",
-                order + "4C" + "80000001" + "80000002",
-                order + "53" + "80000002",
-                order + "4C" + "80000002" + "80000001");
+                order + "31",
+                order + "32" + "80000001",
+                order + "33" + "80000001" + "80000001",
+                order + "33" + "80000001" + "80000002",
+                order + "32" + "80000002",
+                order + "33" + "80000002" + "80000001");
         assertThat(written.subList(0, 6)).allSatisfy(r -> assertThat(hex(r.key())).startsWith(order));
         assertThat(hex(rows.orderPrefix("C1", "O7"))).isEqualTo(order);
     }
@@ -95,7 +95,7 @@ class OrderRowsTest {
 
         assertThat(rows).hasSize(1 + 3 + 1);
         assertThat(rows.subList(1, 4)).extracting(r -> hex(r.key())).containsExactly(
-                hex("C1\0O7\0") + "4C80000001", hex("C1\0O7\0") + "4C80000002", hex("C1\0O7\0") + "4C80000003");
+                hex("C1\0O7\0") + "3380000001", hex("C1\0O7\0") + "3380000002", hex("C1\0O7\0") + "3380000003");
         Row third = rows.get(3);
         assertThat(value(third, OrderColumns.SHIP_TO_CITY)).isEqualTo("Shelbyville");
         assertThat(value(third, OrderColumns.SHIP_TO_LINE2)).isEqualTo("Unit 4");
@@ -119,10 +119,10 @@ class OrderRowsTest {
     void shouldKeepACustomerAndItsOrdersUnderOnePrefixInCustomerPlusPlus() {
         OrderRows rows = new OrderRows(OrderDesign.RECORD_TYPES, RAW, true);
 
-        assertThat(hex(rows.customerRow(customer("C1"), 5L).key())).isEqualTo(hex("C1\0C"));
-        assertThat(hex(rows.orderRowKey("C1", "O7"))).isEqualTo(hex("C1\0OO7\0O"));
+        assertThat(hex(rows.customerRow(customer("C1"), 5L).key())).isEqualTo(hex("C1\0" + "1"));
+        assertThat(hex(rows.orderRowKey("C1", "O7"))).isEqualTo(hex("C1\0" + "2" + "O7\0" + "1"));
         assertThat(hex(rows.rowsOf(order("C1", "O7"), null).get(2).key()))
-                .isEqualTo(hex("C1\0OO7\0L") + "8000000180000001");
+                .isEqualTo(hex("C1\0" + "2" + "O7\0" + "3") + "8000000180000001");
         assertThat(hex(rows.customerPrefix("C1"))).isEqualTo(hex("C1\0"));
         assertThat(rows.customerTable()).isEqualTo(TableRole.ORDER);
         // "C10" is another customer: not under the prefix of "C1".

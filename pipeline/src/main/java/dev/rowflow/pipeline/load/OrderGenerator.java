@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
 /**
  * Realistic customers and orders for the demo and tests: customer numbers {@code C0000001...},
  * names, US addresses and one or two phone numbers; orders {@code O00000001...} of a random
- * customer with 1-4 shipping locations of 1-10 line items each, order times one second apart.
+ * customer with 1-4 shipping locations of 1-10 line items each, order times a fixed interval
+ * apart (one second unless told).
  *
  * <p>Deterministic: the same seed gives the same customers and orders. Order numbers are unique
  * across all customers.
@@ -33,15 +34,22 @@ public final class OrderGenerator {
     private final SplittableRandom random;
     private final int customerCount;
     private int nextOrder = 1;
+    private final long intervalMillis;
     private long nextOrderTime;
 
     public OrderGenerator(long seed, int customerCount, long startTime) {
+        this(seed, customerCount, startTime, 1000);
+    }
+
+    /** @param intervalMillis order time between two orders */
+    public OrderGenerator(long seed, int customerCount, long startTime, long intervalMillis) {
         if (customerCount < 1) {
             throw new IllegalArgumentException("customerCount must be >= 1, got " + customerCount);
         }
         this.random = new SplittableRandom(seed);
         this.customerCount = customerCount;
         this.nextOrderTime = startTime;
+        this.intervalMillis = intervalMillis;
     }
 
     public static String customerNumber(int i) {
@@ -95,7 +103,7 @@ public final class OrderGenerator {
                 .setOrderTime(Instant.ofEpochMilli(nextOrderTime))
                 .setShippingLocations(locations)
                 .build();
-        nextOrderTime += 1000;
+        nextOrderTime += intervalMillis;
         return order;
     }
 }
