@@ -61,6 +61,10 @@ final class BenchCommand implements Callable<Integer> {
                        String dataLayout, String machine) {
     }
 
+    @picocli.CommandLine.Option(names = "--summary",
+            description = "Let rowflow also keep the log summary table (the raw ceiling does not write it).")
+    boolean summary;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
@@ -76,6 +80,9 @@ final class BenchCommand implements Callable<Integer> {
             // Completion is measured by committed offsets, so commit (and flush) every second;
             // with Kafka Streams' default 30 s the run would end at a commit, not when the rows are in.
             props.put("kafka.commit.interval.ms", "1000");
+            // The raw ceiling writes data and index rows only; the summary counters are extra work
+            // measured on request.
+            props.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, String.valueOf(summary));
             RowflowConfig config = new RowflowConfig(props);
             LogEventRows rows = config.logEventRows(null);
 

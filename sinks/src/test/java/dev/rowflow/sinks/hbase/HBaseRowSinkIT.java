@@ -78,4 +78,55 @@ class HBaseRowSinkIT {
                     .hasMessageContaining("40000 bytes");
         }
     }
+
+    @Test
+    void shouldCountEachSourceRecordOnceAcrossReplaysAndSinksThatRaceForTheSameRow() throws Exception {
+        byte[] family = dev.rowflow.keying.log.LogSummary.FAMILY;
+        byte[] count = dev.rowflow.keying.log.LogSummary.COUNT;
+        TableDefinition table = new TableDefinition(TableName.valueOf("sink_counters"), family, FamilySettings.DEFAULT,
+                RowKeyLayout.parse(dev.rowflow.keying.log.LogSummary.LAYOUT, null));
+        try (Admin admin = connection.getAdmin()) {
+            new TableAdmin(admin).createOrCheck(table);
+        }
+        Map<TableRole, TableDefinition> tables = Map.of(TableRole.LOG_SUMMARY, table);
+        byte[] row = Bytes.toBytes("web-01");
+        dev.rowflow.keying.Counter one = new dev.rowflow.keying.Counter(TableRole.LOG_SUMMARY, row, family, count, 1);
+        try (HBaseRowSink first = new HBaseRowSink(connection, tables, new SinkSettings(0, 0));
+             HBaseRowSink second = new HBaseRowSink(connection, tables, new SinkSettings(0, 0));
+             Table t = connection.getTable(table.name())) {
+            for (long offset = 0; offset < 100; offset++) {
+                first.count(one, "logs-0", offset);
+            }
+            first.flush();
+            assertThat(Bytes.toLong(t.get(new Get(row)).getValue(family, count))).isEqualTo(100);
+
+            // A replay from offset 50 by another sink (a restarted process): only 100..149 are new.
+            for (long offset = 50; offset < 150; offset++) {
+                second.count(one, "logs-0", offset);
+            }
+            second.flush();
+            assertThat(Bytes.toLong(t.get(new Get(row)).getValue(family, count))).isEqualTo(150);
+
+            // The first sink still believes the mark is at 99: its conditional write fails, it
+            // reads the mark again and adds only 150..199.
+            for (long offset = 100; offset < 200; offset++) {
+                first.count(one, "logs-0", offset);
+            }
+            // Another partition has its own mark.
+            for (long offset = 0; offset < 10; offset++) {
+                first.count(one, "logs-1", offset);
+            }
+            first.flush();
+            Result result = t.get(new Get(row));
+            assertThat(Bytes.toLong(result.getValue(family, count))).isEqualTo(210);
+            assertThat(Bytes.toLong(result.getValue(family, Bytes.toBytes("w.logs-0")))).isEqualTo(199);
+            assertThat(Bytes.toLong(result.getValue(family, Bytes.toBytes("w.logs-1")))).isEqualTo(9);
+
+            // Counted twice within one flush interval (a task restarted on the same thread): once.
+            second.count(one, "logs-1", 10);
+            second.count(one, "logs-1", 10);
+            second.flush();
+            assertThat(Bytes.toLong(t.get(new Get(row)).getValue(family, count))).isEqualTo(211);
+        }
+    }
 }
