@@ -6,10 +6,8 @@ import dev.rowflow.keying.Row;
 import dev.rowflow.keying.order.OrderRows;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -26,21 +24,10 @@ import java.util.List;
  * completions are flushed to HBase first, synchronously, and only then are the entries deleted.
  * That flush happens only for customers that had orders waiting.
  */
-final class CustomerWriter extends RowWriter<byte[], Customer> {
-    private final OrderRows rows;
-    private KeyValueStore<String, Customer> customers;
-    private KeyValueStore<String, Long> awaiting;
+final class CustomerWriter extends OrderStoresWriter<byte[], Customer> {
 
     CustomerWriter(OrderRows rows, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
-        super(sinks, flushBeforeCommit);
-        this.rows = rows;
-    }
-
-    @Override
-    public void init(ProcessorContext<Void, Void> context) {
-        super.init(context);
-        customers = context.getStateStore(OrderTopology.CUSTOMERS_STORE);
-        awaiting = context.getStateStore(OrderTopology.AWAITING_STORE);
+        super(rows, sinks, flushBeforeCommit);
     }
 
     @Override
