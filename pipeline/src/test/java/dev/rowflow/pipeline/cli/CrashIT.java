@@ -70,6 +70,7 @@ class CrashIT {
         props.put(RowflowConfig.LOGS_TOPIC_CONFIG, TOPIC);
         props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "crash_data");
         props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "crash_index");
+        props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, "crash_summary");
         props.put(RowflowConfig.LOG_DATA_LAYOUT_CONFIG, "bucket(8) | timestamp:ts, hostname:text, eventType:text");
         // Commits every 2 s, so a kill always leaves written-but-uncommitted rows to be replayed.
         props.put("kafka.commit.interval.ms", "2000");
@@ -104,8 +105,12 @@ class CrashIT {
         Set<ByteBuffer> expected = new HashSet<>();
         LogEventGenerator generator = new LogEventGenerator(1_300, 150, 1_700_000_000_000L);
         Map<ByteBuffer, Long> eventTime = new HashMap<>();
+        Map<String, Long> summaryCounts = new java.util.TreeMap<>();
+        dev.rowflow.keying.log.LogSummary summary = new dev.rowflow.keying.log.LogSummary();
         for (int i = 0; i < EVENTS; i++) {
             LogEvent event = generator.next();
+            summaryCounts.merge(org.apache.hadoop.hbase.util.Bytes.toStringBinary(summary.key(event.getHostname(),
+                    event.getEventType(), event.getTimestamp().toEpochMilli())), 1L, Long::sum);
             ByteBuffer key = ByteBuffer.wrap(rows.dataLayout().encode(event));
             expected.add(key);
             eventTime.put(key, event.getTimestamp().toEpochMilli());
@@ -129,6 +134,18 @@ class CrashIT {
                     rows).verify(10);
             assertThat(report.clean()).as("%s", report).isTrue();
             assertThat(report.indexRows()).isEqualTo(EVENTS);
+
+            // The summary counters, incremented through every crash and replay: each event once.
+            Map<String, Long> counted = new java.util.TreeMap<>();
+            try (Table table = connection.getTable(TableName.valueOf("crash_summary"));
+                 ResultScanner scanner = table.getScanner(new Scan())) {
+                for (Result row : scanner) {
+                    counted.put(org.apache.hadoop.hbase.util.Bytes.toStringBinary(row.getRow()),
+                            org.apache.hadoop.hbase.util.Bytes.toLong(row.getValue(
+                                    dev.rowflow.keying.log.LogSummary.FAMILY, dev.rowflow.keying.log.LogSummary.COUNT)));
+                }
+            }
+            assertThat(counted).isEqualTo(summaryCounts);
         }
     }
 
