@@ -30,7 +30,7 @@ final class RunCommand implements Callable<Integer> {
         RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
         try (MetricsServer metrics = MetricsServer.start(config.getInt(RowflowConfig.METRICS_PORT_CONFIG))) {
             RowflowPipeline pipeline = RowflowPipeline.start(config, metrics.registry());
-            metrics.readiness(() -> pipeline.state() == KafkaStreams.State.RUNNING);
+            metrics.readiness(pipeline::ready);
             LOG.info("rowflow {} running; metrics on port {}", RowflowVersion.version(), metrics.port());
 
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -5,7 +5,9 @@ import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.topology.FlushBeforeCommit;
 import dev.rowflow.pipeline.topology.LogEventTopology;
+import dev.rowflow.pipeline.topology.DeadLetterTopics;
 import dev.rowflow.pipeline.topology.OrderTopology;
+import dev.rowflow.sinks.hbase.SinkMetrics;
 import dev.rowflow.pipeline.topology.SinkFactory;
 import org.apache.kafka.streams.StreamsBuilder;
 import dev.rowflow.keying.layout.UidResolver;
@@ -51,14 +53,50 @@ public final class RowflowPipeline implements AutoCloseable {
     private final KafkaStreams streams;
     private final KafkaStreamsMetrics streamsMetrics;
     private final CountDownLatch terminated;
+    /** Probes HBase in the background, so a readiness check never waits on a slow HBase client. */
+    private final java.util.concurrent.ScheduledExecutorService hbaseProbe;
+    private volatile long hbaseLastReachedNanos = System.nanoTime();
+
+    /** How often HBase is probed, and how long without an answer makes the pipeline not ready. */
+    static final Duration HBASE_PROBE_INTERVAL = Duration.ofSeconds(5);
+    static final Duration HBASE_UNREACHABLE_AFTER = Duration.ofSeconds(30);
 
     private RowflowPipeline(RowflowConfig config, Connection hbase, KafkaStreams streams,
-                        KafkaStreamsMetrics streamsMetrics, CountDownLatch terminated) {
+                            KafkaStreamsMetrics streamsMetrics, CountDownLatch terminated, TableName probeTable,
+                            MeterRegistry registry) {
         this.config = config;
         this.hbase = hbase;
         this.streams = streams;
         this.streamsMetrics = streamsMetrics;
         this.terminated = terminated;
+        this.hbaseProbe = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "rowflow-hbase-probe");
+            t.setDaemon(true);
+            return t;
+        });
+        hbaseProbe.scheduleWithFixedDelay(() -> {
+            try (Admin admin = hbase.getAdmin()) {
+                if (admin.tableExists(probeTable)) {
+                    hbaseLastReachedNanos = System.nanoTime();
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("HBase probe failed: {}", e.toString());
+            }
+        }, HBASE_PROBE_INTERVAL.toMillis(), HBASE_PROBE_INTERVAL.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        io.micrometer.core.instrument.Gauge.builder("rowflow.hbase.reachable", this, p -> p.hbaseReachable() ? 1 : 0)
+                .description("1 if HBase answered a probe in the last 30 s").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("rowflow.ready", this, p -> p.ready() ? 1 : 0)
+                .description("1 when /readyz says ready: streams RUNNING and HBase reachable").register(registry);
+    }
+
+    /** Whether HBase answered a probe within {@link #HBASE_UNREACHABLE_AFTER}. */
+    public boolean hbaseReachable() {
+        return System.nanoTime() - hbaseLastReachedNanos < HBASE_UNREACHABLE_AFTER.toNanos();
+    }
+
+    /** What {@code /readyz} reports: the streams are RUNNING and HBase is reachable. */
+    public boolean ready() {
+        return streams.state() == KafkaStreams.State.RUNNING && hbaseReachable();
     }
 
     /**
@@ -89,7 +127,8 @@ public final class RowflowPipeline implements AutoCloseable {
             }
 
             FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit();
-            SinkFactory sinks = () -> new HBaseRowSink(hbase, tables, sinkSettings);
+            SinkMetrics sinkMetrics = new SinkMetrics(registry, tables);
+            SinkFactory sinks = () -> new HBaseRowSink(hbase, tables, sinkSettings, sinkMetrics);
             StreamsBuilder builder = new StreamsBuilder();
             try (org.apache.kafka.clients.admin.Admin kafka = org.apache.kafka.clients.admin.Admin.create(
                     config.kafkaProperties())) {
@@ -110,8 +149,9 @@ public final class RowflowPipeline implements AutoCloseable {
                 }
             }
             Topology topology = builder.build();
-            KafkaStreams streams = new KafkaStreams(topology, StreamsProperties.of(config),
-                    flushBeforeCommit.clientSupplier());
+            java.util.Properties streamsProperties = StreamsProperties.of(config);
+            streamsProperties.put(DeadLetterTopics.METRICS_CONFIG, registry);
+            KafkaStreams streams = new KafkaStreams(topology, streamsProperties, flushBeforeCommit.clientSupplier());
             // A failed commit (HBase flush) or write kills the stream thread; a new thread re-reads
             // from the last committed offsets, so nothing is skipped.
             streams.setUncaughtExceptionHandler(e -> {
@@ -128,7 +168,8 @@ public final class RowflowPipeline implements AutoCloseable {
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
             streams.start();
-            return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated);
+            return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated,
+                    tables.values().iterator().next().name(), registry);
         } catch (IOException | InterruptedException | RuntimeException e) {
             hbase.close();
             throw e;
@@ -197,6 +238,7 @@ public final class RowflowPipeline implements AutoCloseable {
             LOG.warn("streams did not close within {}; uncommitted records will be reprocessed on restart", timeout);
         }
         streamsMetrics.close();
+        hbaseProbe.shutdownNow();
         try {
             hbase.close();
         } catch (IOException e) {

@@ -1,5 +1,8 @@
 package dev.rowflow.pipeline.topology;
 
+import dev.rowflow.keying.InvalidEventException;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
@@ -18,15 +21,20 @@ import java.util.Map;
  * stack trace, topic, partition, offset).
  *
  * <p>Passed to the handlers as the Streams property {@value #CONFIG}: {@code input=dead-letter}
- * pairs, comma-separated.
+ * pairs, comma-separated. Each dead letter is counted in {@code rowflow_dead_letters_total} by
+ * dead-letter topic and reason.
  */
 public final class DeadLetterTopics {
     public static final String CONFIG = "rowflow.dead.letter.topics";
+    /** Streams property holding the {@link MeterRegistry} the dead letters are counted in, if any. */
+    public static final String METRICS_CONFIG = "rowflow.metrics.registry";
 
     private final Map<String, String> byInput;
+    private final MeterRegistry registry;
 
-    private DeadLetterTopics(Map<String, String> byInput) {
+    private DeadLetterTopics(Map<String, String> byInput, MeterRegistry registry) {
         this.byInput = byInput;
+        this.registry = registry;
     }
 
     public static String format(Map<String, String> byInput) {
@@ -48,7 +56,8 @@ public final class DeadLetterTopics {
                 byInput.put(parts[0], parts[1]);
             }
         }
-        return new DeadLetterTopics(byInput);
+        Object registry = streamsConfig.get(METRICS_CONFIG);
+        return new DeadLetterTopics(byInput, registry instanceof MeterRegistry r ? r : new SimpleMeterRegistry());
     }
 
     /**
@@ -61,6 +70,18 @@ public final class DeadLetterTopics {
         if (deadLetter == null) {
             return List.of();
         }
+        // rowflow_dead_letters_total{topic, reason}: the reason is the field at fault or the kind of failure.
+        registry.counter("rowflow.dead.letters", "topic", deadLetter, "reason", reason(exception)).increment();
         return List.of(ExceptionHandlerUtils.buildDeadLetterQueueRecord(deadLetter, key, value, context, exception));
+    }
+
+    /** {@code invalid <field>} for a record rowflow refused, else the exception's class: a small, fixed set. */
+    static String reason(Throwable exception) {
+        for (Throwable t = exception; t != null; t = t.getCause()) {
+            if (t instanceof InvalidEventException invalid) {
+                return "invalid " + invalid.field();
+            }
+        }
+        return exception.getClass().getSimpleName();
     }
 }

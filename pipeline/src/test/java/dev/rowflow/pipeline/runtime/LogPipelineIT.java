@@ -69,10 +69,24 @@ class LogPipelineIT {
             sent.forEach(producer::send);
         }
 
-        runUntilEverythingCommitted(config, committed -> assertThat(
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        runUntilEverythingCommitted(config, registry, committed -> assertThat(
                 count(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)))
                 .as("data rows in HBase when %d events were committed", committed)
                 .isGreaterThanOrEqualTo(committed));
+
+        // The sink's meters count what was flushed: every row once, spread over the 8 buckets.
+        String dataTable = config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG);
+        assertThat(registry.get("rowflow.sink.rows").tag("table", dataTable).counter().count()).isEqualTo(10_000);
+        assertThat(registry.get("rowflow.sink.rows").tag("table", config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))
+                .counter().count()).isEqualTo(10_000);
+        var buckets = registry.get("rowflow.sink.bucket.rows").tag("table", dataTable).counters();
+        assertThat(buckets).hasSize(SALT_BUCKETS).allSatisfy(c -> assertThat(c.count())
+                .isBetween(10_000.0 / SALT_BUCKETS * 0.8, 10_000.0 / SALT_BUCKETS * 1.2));
+        assertThat(buckets.stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum()).isEqualTo(10_000.0);
+        assertThat(registry.get("rowflow.sink.flush").timer().count()).isPositive();
+        assertThat(registry.get("rowflow.sink.failed.mutations").tag("table", dataTable).counter().count()).isZero();
+        assertThat(registry.get("rowflow.sink.counter.updates").counters()).isNotEmpty();
 
         Map<ByteBuffer, Result> dataRows = scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG));
         Map<ByteBuffer, Result> indexRows = scan(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG));
@@ -203,6 +217,7 @@ class LogPipelineIT {
     void shouldSetBadRecordsAsideWithTheirReasonAndKeepGoing() throws Exception {
         // A 100 kB cell limit stands in for HBase's 10 MB default, which Kafka's 1 MB records cannot reach.
         RowflowConfig config = config("it-bad", Map.of("hbase.client.keyvalue.maxsize", "100000"));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
         createTopic(config);
         LogEventGenerator generator = new LogEventGenerator(7, 3, 1_700_000_000_000L);
         LogEvent emptyHost = LogEvent.newBuilder(generator.next()).setHostname("").build();
@@ -218,9 +233,15 @@ class LogPipelineIT {
             producer.send(generator.next());
         }
 
-        runUntilEverythingCommitted(config, committed -> { });
+        runUntilEverythingCommitted(config, registry, committed -> { });
 
         assertThat(scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).hasSize(2);
+        String deadLetterTopic = config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG);
+        Map<String, Double> deadLettersByReason = new java.util.TreeMap<>();
+        registry.get("rowflow.dead.letters").tag("topic", deadLetterTopic).counters()
+                .forEach(c -> deadLettersByReason.put(c.getId().getTag("reason"), c.count()));
+        assertThat(deadLettersByReason).isEqualTo(Map.of("SerializationException", 1.0, "invalid hostname", 1.0,
+                "invalid value", 1.0, "invalid cell m", 1.0, "invalid row key", 1.0));
         assertThat(scan(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).hasSize(2);
         List<ConsumerRecord<byte[], byte[]>> dead = readAll(config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG), 5);
         assertThat(dead).extracting(r -> header(r, "__streams.errors.exception")).containsExactlyInAnyOrder(
@@ -432,7 +453,12 @@ class LogPipelineIT {
      */
     private static void runUntilEverythingCommitted(RowflowConfig config, CommittedCheck whileRunning)
             throws Exception {
-        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+        runUntilEverythingCommitted(config, new SimpleMeterRegistry(), whileRunning);
+    }
+
+    private static void runUntilEverythingCommitted(RowflowConfig config, io.micrometer.core.instrument.MeterRegistry
+            registry, CommittedCheck whileRunning) throws Exception {
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, registry);
              Admin admin = Admin.create(config.kafkaProperties())) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             long total = KafkaTopics.endOffsets(admin, topic(config)).values().stream().mapToLong(Long::longValue).sum();

@@ -39,9 +39,22 @@ public final class HBaseRowSink implements RowSink {
     private final int maxKeyValueSize;
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
     private final IdempotentCounters counters;
+    private final SinkMetrics metrics;
+    /** Rows written since the last flush, by table role ordinal: counted when a flush returns. */
+    private final long[] pendingRows = new long[TableRole.values().length];
+    /** The same per salt bucket, for tables with a bucket(N) layout. */
+    private final long[][] pendingBucketRows = new long[TableRole.values().length][];
+    private final io.micrometer.core.instrument.Gauge bufferedBytes;
+    private volatile long unflushedBytes;
 
     public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings)
             throws IOException {
+        this(connection, tables, settings, SinkMetrics.none(tables));
+    }
+
+    public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings,
+                        SinkMetrics metrics) throws IOException {
+        this.metrics = metrics;
         // The client refuses larger cells itself; checking first turns that into a dead letter.
         this.maxKeyValueSize = connection.getConfiguration().getInt(ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY,
                 ConnectionConfiguration.MAX_KEYVALUE_SIZE_DEFAULT);
@@ -51,8 +64,15 @@ public final class HBaseRowSink implements RowSink {
         try {
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
                 cellTtlMillis.put(table.getKey(), table.getValue().settings().cellTtlMillis());
+                TableRole role = table.getKey();
+                if (metrics.tracksBuckets(role)) {
+                    pendingBucketRows[role.ordinal()] = new long[metrics.buckets(role)];
+                }
                 BufferedMutatorParams params = new BufferedMutatorParams(table.getValue().name())
-                        .listener((e, mutator) -> failure.compareAndSet(null, e));
+                        .listener((e, mutator) -> {
+                            metrics.mutationsFailed(role, e.getNumExceptions());
+                            failure.compareAndSet(null, e);
+                        });
                 if (settings.writeBufferBytes() > 0) {
                     params.writeBufferSize(settings.writeBufferBytes());
                 }
@@ -65,6 +85,18 @@ public final class HBaseRowSink implements RowSink {
             closeQuietly(e);
             throw e;
         }
+        this.bufferedBytes = io.micrometer.core.instrument.Gauge.builder("rowflow.sink.unflushed.bytes", this,
+                        HBaseRowSink::bufferedBytes)
+                .tag("thread", Thread.currentThread().getName())
+                .description("Bytes written to the sink since its last flush returned (at most a commit interval of rows)").register(metrics.registry());
+    }
+
+    /**
+     * Bytes (heap size of the Puts) written since the last flush returned: what a crash now
+     * would make the pipeline write again. The client may have sent part of it already.
+     */
+    private double bufferedBytes() {
+        return unflushedBytes;
     }
 
     @Override
@@ -91,7 +123,14 @@ public final class HBaseRowSink implements RowSink {
         if (mutator == null) {
             throw new IllegalStateException("no table configured for " + row.table() + " (row " + row + ")");
         }
-        mutator.mutate(toPut(row, cellTtlMillis.get(row.table())));
+        Put put = toPut(row, cellTtlMillis.get(row.table()));
+        mutator.mutate(put);
+        unflushedBytes += put.heapSize();
+        pendingRows[row.table().ordinal()]++;
+        long[] buckets = pendingBucketRows[row.table().ordinal()];
+        if (buckets != null && (row.key()[0] & 0xFF) < buckets.length) {
+            buckets[row.key()[0] & 0xFF]++;
+        }
     }
 
     @Override
@@ -102,19 +141,49 @@ public final class HBaseRowSink implements RowSink {
     /** Sends the buffered rows, then applies the counters (see {@link IdempotentCounters}). */
     @Override
     public void flush() throws IOException {
-        for (BufferedMutator mutator : mutators.values()) {
-            mutator.flush();
+        long start = System.nanoTime();
+        boolean flushed = false;
+        try {
+            for (BufferedMutator mutator : mutators.values()) {
+                mutator.flush();
+            }
+            throwIfFailed();
+            counters.apply().forEach(metrics::counterUpdates);
+            flushed = true;
+        } finally {
+            metrics.flushTimer().record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+            reportFlushed(flushed);
         }
-        throwIfFailed();
-        counters.apply();
+    }
+
+    /**
+     * Counts the rows written since the last flush, if this flush made them durable; after a
+     * failed flush they are not counted: the records are processed again and counted then.
+     */
+    private void reportFlushed(boolean flushed) {
+        unflushedBytes = 0;
+        for (TableRole role : mutators.keySet()) {
+            int i = role.ordinal();
+            if (flushed && pendingRows[i] > 0) {
+                metrics.rowsFlushed(role, pendingRows[i]);
+                if (pendingBucketRows[i] != null) {
+                    metrics.bucketRowsFlushed(role, pendingBucketRows[i]);
+                }
+            }
+            pendingRows[i] = 0;
+            if (pendingBucketRows[i] != null) {
+                java.util.Arrays.fill(pendingBucketRows[i], 0);
+            }
+        }
     }
 
     @Override
     public void close() throws IOException {
+        metrics.registry().remove(bufferedBytes);
         IOException first = null;
         try {
             if (!counters.isEmpty()) {
-                counters.apply();
+                counters.apply().forEach(metrics::counterUpdates);
             }
         } catch (IOException e) {
             first = e;
@@ -130,6 +199,7 @@ public final class HBaseRowSink implements RowSink {
                 }
             }
         }
+        reportFlushed(first == null && failure.get() == null);
         if (first != null) {
             throw first;
         }

@@ -119,8 +119,13 @@ final class IdempotentCounters {
         return pending.isEmpty();
     }
 
-    /** Applies every pending amount exactly once; on return all of them are durable in HBase. */
-    void apply() throws IOException {
+    /**
+     * Applies every pending amount exactly once; on return all of them are durable in HBase.
+     *
+     * @return counter cells incremented, by table
+     */
+    Map<TableRole, Long> apply() throws IOException {
+        Map<TableRole, Long> applied = new java.util.EnumMap<>(TableRole.class);
         if (watermarks.size() > MAX_CACHED_WATERMARKS) {
             watermarks.clear();
         }
@@ -160,12 +165,14 @@ final class IdempotentCounters {
                     Key key = keys.get(i);
                     if (results.get(i).isSuccess()) {
                         watermarks.put(key, pending.remove(key).lastOffset());
+                        applied.merge(table.getKey(), 1L, Long::sum);
                     } else {
                         watermarks.remove(key); // moved by someone else: read it again
                     }
                 }
             }
         }
+        return applied;
     }
 
     private void readMissingWatermarks() throws IOException {

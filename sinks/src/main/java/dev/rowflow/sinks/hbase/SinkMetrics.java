@@ -1,0 +1,102 @@
+package dev.rowflow.sinks.hbase;
+
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.Salt;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The meters of the HBase sinks, shared by every sink of a process (one per stream thread).
+ * Prometheus names: {@code rowflow_sink_rows_total{table}} rows made durable,
+ * {@code rowflow_sink_bucket_rows_total{table,bucket}} the same per salt bucket of a
+ * {@code bucket(N)} layout (a hot bucket shows as a share above 1/N),
+ * {@code rowflow_sink_failed_mutations_total{table}} mutations HBase refused after the client's
+ * retries, {@code rowflow_sink_flush_seconds} how long a flush (at every commit) took, with
+ * histogram buckets for p50/p99, {@code rowflow_sink_counter_updates_total{table}} summary
+ * counter cells applied, and {@code rowflow_sink_unflushed_bytes{thread}} the bytes a stream
+ * thread's sink took since its last flush returned.
+ *
+ * <p>Rows are counted when the flush that makes them durable returns, not when they are written
+ * to the buffer: a row counted is a row in HBase.
+ */
+public final class SinkMetrics {
+    private final MeterRegistry registry;
+    private final Map<TableRole, Counter> rows = new EnumMap<>(TableRole.class);
+    private final Map<TableRole, Counter> failed = new EnumMap<>(TableRole.class);
+    private final Map<TableRole, Counter> counterUpdates = new EnumMap<>(TableRole.class);
+    private final Map<TableRole, Counter[]> bucketRows = new EnumMap<>(TableRole.class);
+    private final Timer flush;
+
+    public SinkMetrics(MeterRegistry registry, Map<TableRole, TableDefinition> tables) {
+        this.registry = registry;
+        for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
+            String name = table.getValue().name().getNameAsString();
+            rows.put(table.getKey(), Counter.builder("rowflow.sink.rows").tag("table", name)
+                    .description("Rows written to HBase and flushed").register(registry));
+            failed.put(table.getKey(), Counter.builder("rowflow.sink.failed.mutations").tag("table", name)
+                    .description("Mutations HBase refused after the client's retries").register(registry));
+            counterUpdates.put(table.getKey(), Counter.builder("rowflow.sink.counter.updates").tag("table", name)
+                    .description("Counter cells incremented (each source record counted once)").register(registry));
+            if (table.getValue().layout().salt() instanceof Salt.Bucket bucket) {
+                Counter[] perBucket = new Counter[bucket.buckets()];
+                for (int b = 0; b < perBucket.length; b++) {
+                    perBucket[b] = Counter.builder("rowflow.sink.bucket.rows").tag("table", name)
+                            .tag("bucket", Integer.toString(b))
+                            .description("Rows flushed per salt bucket: a hot bucket shows as a share above 1/N")
+                            .register(registry);
+                }
+                bucketRows.put(table.getKey(), perBucket);
+            }
+        }
+        this.flush = Timer.builder("rowflow.sink.flush").publishPercentileHistogram()
+                .description("Time to flush the sink's buffers and counters (at every commit)").register(registry);
+    }
+
+    /** Meters nobody reads, for tools and tests that do not serve metrics. */
+    public static SinkMetrics none(Map<TableRole, TableDefinition> tables) {
+        return new SinkMetrics(new SimpleMeterRegistry(), tables);
+    }
+
+    MeterRegistry registry() {
+        return registry;
+    }
+
+    Timer flushTimer() {
+        return flush;
+    }
+
+    void rowsFlushed(TableRole table, long count) {
+        rows.get(table).increment(count);
+    }
+
+    /** Counts the rows of each bucket; {@code perBucket} is indexed by the bucket byte. */
+    void bucketRowsFlushed(TableRole table, long[] perBucket) {
+        Counter[] counters = bucketRows.get(table);
+        for (int b = 0; b < perBucket.length; b++) {
+            if (perBucket[b] > 0) {
+                counters[b].increment(perBucket[b]);
+            }
+        }
+    }
+
+    boolean tracksBuckets(TableRole table) {
+        return bucketRows.containsKey(table);
+    }
+
+    int buckets(TableRole table) {
+        return bucketRows.get(table).length;
+    }
+
+    void mutationsFailed(TableRole table, int count) {
+        failed.get(table).increment(count);
+    }
+
+    void counterUpdates(TableRole table, long count) {
+        counterUpdates.get(table).increment(count);
+    }
+}
