@@ -1,0 +1,241 @@
+package dev.rowflow.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1NetworkPolicy;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodDisruptionBudget;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1Service;
+import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1VolumeMount;
+import io.kubernetes.client.openapi.models.V2HorizontalPodAutoscaler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The Helm chart, rendered with helm-java for the default values and each {@code ci/*-values.yaml}:
+ * every object parsed strictly by client-java's model classes (unknown or missing required fields
+ * fail), the security and operating settings asserted, the rendered configuration accepted by
+ * rowflow's own configuration, bad values refused by the values schema.
+ */
+class ChartTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static Stream<Path> valuesFiles() throws IOException {
+        try (Stream<Path> files = Files.list(Chart.CI_VALUES)) {
+            return files.filter(f -> f.getFileName().toString().endsWith("-values.yaml")).sorted().toList().stream();
+        }
+    }
+
+    /** A rendered release: each object parsed into its model, by kind and name. */
+    record Rendered(Map<String, Object> objects, List<JsonNode> documents) {
+        <T> T get(String kind, Class<T> type) {
+            return objects.entrySet().stream().filter(e -> e.getKey().startsWith(kind + "/"))
+                    .map(e -> type.cast(e.getValue())).findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + kind + " rendered; have " + objects.keySet()));
+        }
+
+        boolean has(String kind) {
+            return objects.keySet().stream().anyMatch(k -> k.startsWith(kind + "/"));
+        }
+
+        JsonNode document(String kind) {
+            return documents.stream().filter(d -> d.path("kind").asText().equals(kind)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + kind + " rendered"));
+        }
+    }
+
+    static Rendered render(Path valuesFile, Map<String, Object> set) throws IOException {
+        List<JsonNode> docs = Chart.documents(Chart.template(valuesFile, set));
+        Map<String, Object> objects = new HashMap<>();
+        for (JsonNode doc : docs) {
+            String kind = doc.path("kind").asText();
+            String json = doc.toString();
+            Object model = switch (kind) {
+                case "Deployment" -> V1Deployment.fromJson(json);
+                case "Service" -> V1Service.fromJson(json);
+                case "ConfigMap" -> V1ConfigMap.fromJson(json);
+                case "ServiceAccount" -> V1ServiceAccount.fromJson(json);
+                case "PodDisruptionBudget" -> V1PodDisruptionBudget.fromJson(json);
+                case "HorizontalPodAutoscaler" -> V2HorizontalPodAutoscaler.fromJson(json);
+                case "NetworkPolicy" -> V1NetworkPolicy.fromJson(json);
+                case "Pod" -> V1Pod.fromJson(json);
+                // Custom resources have no client-java model: checked field by field below.
+                case "ServiceMonitor", "PrometheusRule", "ScaledObject" -> doc;
+                default -> throw new AssertionError("rendered a " + kind + " the test has no model for: " + json);
+            };
+            String name = doc.path("metadata").path("name").asText();
+            assertThat(name).as("name of a %s", kind).isNotEmpty().hasSizeLessThanOrEqualTo(63);
+            assertThat(objects.put(kind + "/" + name, model)).as("%s/%s rendered twice", kind, name).isNull();
+        }
+        return new Rendered(objects, docs);
+    }
+
+
+    @Test
+    void shouldLintStrictly() {
+        LintResult lint = new Helm(Chart.DIR).lint().strict().call();
+
+        assertThat(lint.isFailed()).as("helm lint --strict: %s", lint.getMessages()).isFalse();
+    }
+
+    @ParameterizedTest
+    @MethodSource("valuesFiles")
+    void shouldRenderObjectsTheKubernetesModelsAccept(Path valuesFile) throws Exception {
+        Rendered release = render(valuesFile, Map.of());
+
+        V1Deployment deployment = release.get("Deployment", V1Deployment.class);
+        V1PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+        V1Container rowflow = pod.getContainers().get(0);
+        // Runs as the image's non-root user, read-only, nothing it does not need.
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
+        assertThat(rowflow.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(rowflow.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(rowflow.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(rowflow.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+        // Probes on the health endpoints.
+        assertThat(rowflow.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        assertThat(rowflow.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+        assertThat(rowflow.getResources().getRequests()).containsKeys("cpu", "memory");
+        assertThat(rowflow.getResources().getLimits()).containsKey("memory");
+        // Writable state and /tmp on volumes, the configuration read-only.
+        assertThat(rowflow.getVolumeMounts()).extracting(V1VolumeMount::getMountPath)
+                .contains("/var/lib/rowflow/state", "/tmp", "/etc/rowflow");
+
+        Properties properties = properties(release);
+        // The rendered configuration is one rowflow accepts: unknown keys and bad values would fail here.
+        Map<String, String> config = new HashMap<>();
+        properties.stringPropertyNames().forEach(k -> config.put(k, properties.getProperty(k)));
+        new RowflowConfig(config);
+        assertThat(properties.getProperty("kafka.state.dir")).isEqualTo("/var/lib/rowflow/state");
+        assertThat(properties.getProperty("metrics.port")).isEqualTo("8080");
+        // Kubernetes waits longer than rowflow's own shutdown timeout before it kills the pod.
+        long shutdownMillis = Long.parseLong(properties.getProperty("shutdown.timeout.ms"));
+        assertThat(pod.getTerminationGracePeriodSeconds() * 1000).isGreaterThan(shutdownMillis);
+        // No secret in the ConfigMap.
+        assertThat(properties.stringPropertyNames()).noneMatch(k -> k.contains("password") || k.contains("jaas"));
+
+        V1Service service = release.get("Service", V1Service.class);
+        assertThat(service.getSpec().getPorts()).anySatisfy(p -> assertThat(p.getPort()).isEqualTo(8080));
+        if (release.has("Pod")) {
+            V1Pod test = release.get("Pod", V1Pod.class);
+            assertThat(test.getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "test");
+            assertThat(test.getSpec().getContainers().get(0).getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldMountSecretsAndPassPasswordsOnlyThroughSecretReferences() throws Exception {
+        Rendered release = render(Chart.CI_VALUES.resolve("secure-values.yaml"), Map.of());
+        V1PodSpec pod = release.get("Deployment", V1Deployment.class).getSpec().getTemplate().getSpec();
+        V1Container rowflow = pod.getContainers().get(0);
+        Properties properties = properties(release);
+
+        assertThat(properties.getProperty("kafka.security.protocol")).isEqualTo("SASL_SSL");
+        assertThat(properties.getProperty("kafka.ssl.truststore.location")).startsWith("/etc/rowflow/kafka-tls/");
+        assertThat(properties.getProperty("hbase.site.path")).startsWith("/etc/rowflow/hbase/");
+        assertThat(properties.getProperty("hbase.security.authentication")).isEqualTo("kerberos");
+        assertThat(properties.getProperty("hbase.client.keytab.file")).startsWith("/etc/rowflow/hbase-keytab/");
+        Map<String, V1EnvVar> env = new HashMap<>();
+        rowflow.getEnv().forEach(e -> env.put(e.getName(), e));
+        assertThat(env.get("ROWFLOW_CONFIG_KAFKA_SSL_TRUSTSTORE_PASSWORD").getValueFrom().getSecretKeyRef()).isNotNull();
+        assertThat(env.get("ROWFLOW_CONFIG_KAFKA_SASL_JAAS_CONFIG").getValue())
+                .contains("ScramLoginModule").contains("$(KAFKA_SASL_PASSWORD)");
+        assertThat(env.get("KAFKA_SASL_PASSWORD").getValueFrom().getSecretKeyRef()).isNotNull();
+        assertThat(rowflow.getVolumeMounts()).allSatisfy(m -> {
+            if (!m.getMountPath().equals("/var/lib/rowflow/state") && !m.getMountPath().equals("/tmp")) {
+                assertThat(m.getReadOnly()).as("mount %s read-only", m.getMountPath()).isTrue();
+            }
+        });
+        assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getSecret()).isNotNull());
+        assertThat(release.has("NetworkPolicy")).isTrue();
+    }
+
+    @Test
+    void shouldRenderTheRulesAndDashboardFromTheirOneCopy() throws Exception {
+        Rendered release = render(Chart.CI_VALUES.resolve("monitoring-values.yaml"), Map.of());
+
+        JsonNode rules = new ObjectMapper(new YAMLFactory()).readTree(Chart.DIR.resolve("files/prometheus-rules.yaml").toFile());
+        assertThat(release.document("PrometheusRule").path("spec").path("groups")).isEqualTo(rules.path("groups"));
+        assertThat(release.document("ServiceMonitor").path("spec").path("endpoints").get(0).path("path").asText())
+                .isEqualTo("/metrics");
+        JsonNode dashboard = JSON.readTree(Chart.DIR.resolve("files/grafana-dashboard.json").toFile());
+        V1ConfigMap dashboards = release.objects().entrySet().stream()
+                .filter(e -> e.getValue() instanceof V1ConfigMap c && c.getData() != null
+                        && c.getData().keySet().stream().anyMatch(k -> k.endsWith(".json")))
+                .map(e -> (V1ConfigMap) e.getValue()).findFirst().orElseThrow();
+        assertThat(dashboards.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
+        assertThat(JSON.readTree(dashboards.getData().values().iterator().next())).isEqualTo(dashboard);
+        JsonNode scaledObject = release.document("ScaledObject");
+        assertThat(scaledObject.path("spec").path("triggers").get(0).path("type").asText()).isEqualTo("prometheus");
+        assertThat(release.get("Deployment", V1Deployment.class).getSpec().getReplicas())
+                .as("replicas left to the autoscaler").isNull();
+    }
+
+    @Test
+    void shouldScaleOnLagWithAnHpaWhenAskedTo() throws IOException {
+        Rendered release = render(Chart.CI_VALUES.resolve("hpa-values.yaml"), Map.of());
+
+        V2HorizontalPodAutoscaler hpa = release.get("HorizontalPodAutoscaler", V2HorizontalPodAutoscaler.class);
+        assertThat(hpa.getSpec().getMetrics().get(0).getExternal().getTarget().getType()).isEqualTo("AverageValue");
+        assertThat(hpa.getSpec().getScaleTargetRef().getKind()).isEqualTo("Deployment");
+    }
+
+    @Test
+    void shouldRefuseValuesTheSchemaDoesNotAllow() {
+        assertThatThrownBy(() -> Chart.template(null, Map.of("replicaCount", 0)))
+                .hasMessageContaining("replicaCount");
+        assertThatThrownBy(() -> Chart.template(null, Map.of("replicaCuont", 2)))
+                .hasMessageContaining("replicaCuont");
+        assertThatThrownBy(() -> Chart.template(null, Map.of("autoscaling.kind", "foo")))
+                .hasMessageContaining("kind");
+        assertThatThrownBy(() -> Chart.template(null, Map.of("config.orders.design", "star")))
+                .hasMessageContaining("design");
+    }
+
+    @Test
+    void shouldKeepThePlainManifestsGeneratedFromTheChart() throws Exception {
+        Path plain = Path.of("kubernetes", "rowflow.yaml");
+        String expected = PlainManifests.HEADER + Chart.template(Chart.CI_VALUES.resolve("default-values.yaml"),
+                Map.of("tests.enabled", false));
+        if (Boolean.getBoolean("rowflow.regenerate")) {
+            Files.writeString(plain, expected);
+        }
+
+        assertThat(Files.readString(plain)).as("deploy/kubernetes/rowflow.yaml is generated from the chart; "
+                + "regenerate with: mvn -pl deploy test -Dtest=ChartTest -Drowflow.regenerate=true").isEqualTo(expected);
+    }
+
+    private static Properties properties(Rendered release) throws IOException {
+        V1ConfigMap config = release.objects().values().stream()
+                .filter(o -> o instanceof V1ConfigMap c && c.getData() != null && c.getData().containsKey("rowflow.properties"))
+                .map(o -> (V1ConfigMap) o).findFirst().orElseThrow();
+        Properties properties = new Properties();
+        properties.load(new StringReader(config.getData().get("rowflow.properties")));
+        return properties;
+    }
+}

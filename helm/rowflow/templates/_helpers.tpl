@@ -1,0 +1,250 @@
+{{/*
+Paths inside the container. The image's entrypoint reads the properties file given by the args;
+the other paths are written into that file, so they are declared once, here.
+*/}}
+{{- define "rowflow.configDir" -}}/etc/rowflow{{- end -}}
+{{- define "rowflow.kafkaTlsDir" -}}/etc/rowflow/kafka-tls{{- end -}}
+{{- define "rowflow.hbaseSiteDir" -}}/etc/rowflow/hbase{{- end -}}
+{{- define "rowflow.hbaseKeytabDir" -}}/etc/rowflow/hbase-keytab{{- end -}}
+{{- define "rowflow.krb5Dir" -}}/etc/rowflow/krb5{{- end -}}
+{{- define "rowflow.stateDir" -}}/var/lib/rowflow/state{{- end -}}
+{{- define "rowflow.metricsPort" -}}8080{{- end -}}
+
+{{/*
+Chart name, or nameOverride.
+*/}}
+{{- define "rowflow.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Fully qualified name: the release name, with the chart name unless the release name holds it.
+Truncated to 63 characters, the limit of a DNS label.
+*/}}
+{{- define "rowflow.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+A name derived from the full name and a suffix, still at most 63 characters.
+Usage: include "rowflow.suffixedName" (list . "dashboard")
+*/}}
+{{- define "rowflow.suffixedName" -}}
+{{- $root := index . 0 }}
+{{- $suffix := index . 1 }}
+{{- $base := include "rowflow.fullname" $root | trunc (int (sub 62 (len $suffix))) | trimSuffix "-" }}
+{{- printf "%s-%s" $base $suffix }}
+{{- end }}
+
+{{/*
+Chart name and version, as used by the helm.sh/chart label.
+*/}}
+{{- define "rowflow.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Labels of every object.
+*/}}
+{{- define "rowflow.labels" -}}
+helm.sh/chart: {{ include "rowflow.chart" . }}
+{{ include "rowflow.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Values.image.tag | default .Chart.AppVersion | replace "+" "_" | trunc 63 | trimSuffix "-" | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{/*
+Labels selecting the rowflow pods. Immutable in a Deployment's selector: do not change.
+*/}}
+{{- define "rowflow.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "rowflow.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/*
+Labels of the helm test pod. Its name label differs from the pods' so that neither the
+Deployment's ReplicaSet (which adopts orphan pods its selector matches) nor the Service select it.
+*/}}
+{{- define "rowflow.testSelectorLabels" -}}
+app.kubernetes.io/name: {{ printf "%s-test" (include "rowflow.name" .) | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/*
+Name of the ServiceAccount the pods run as.
+*/}}
+{{- define "rowflow.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "rowflow.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/*
+Image reference: repository@digest when a digest is set, else repository:tag (tag defaulting to
+the chart's appVersion).
+*/}}
+{{- define "rowflow.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) }}
+{{- end }}
+{{- end }}
+
+{{/*
+Kafka security.protocol, from whether TLS and SASL are enabled.
+*/}}
+{{- define "rowflow.securityProtocol" -}}
+{{- $tls := .Values.kafka.tls.enabled }}
+{{- $sasl := .Values.kafka.sasl.enabled }}
+{{- if and $tls $sasl }}SASL_SSL
+{{- else if $tls }}SSL
+{{- else if $sasl }}SASL_PLAINTEXT
+{{- else }}PLAINTEXT
+{{- end }}
+{{- end }}
+
+{{/*
+JAAS login module of the configured SASL mechanism.
+*/}}
+{{- define "rowflow.saslLoginModule" -}}
+{{- if eq .Values.kafka.sasl.mechanism "PLAIN" -}}
+org.apache.kafka.common.security.plain.PlainLoginModule
+{{- else -}}
+org.apache.kafka.common.security.scram.ScramLoginModule
+{{- end -}}
+{{- end }}
+
+{{/*
+JAVA_TOOL_OPTIONS: heap sizing, exit on OutOfMemoryError (a stream thread that dies of it would
+otherwise leave a live process that ingests nothing), the krb5.conf with Kerberos, then the
+user's options, which come last and so win.
+*/}}
+{{- define "rowflow.javaToolOptions" -}}
+{{- $opts := list (printf "-XX:MaxRAMPercentage=%.1f" (float64 .Values.jvm.maxRamPercentage)) "-XX:+ExitOnOutOfMemoryError" }}
+{{- if and .Values.hbase.kerberos.enabled .Values.hbase.kerberos.krb5ConfigMap }}
+{{- $opts = append $opts (printf "-Djava.security.krb5.conf=%s/%s" (include "rowflow.krb5Dir" .) .Values.hbase.kerberos.krb5ConfigKey) }}
+{{- end }}
+{{- with .Values.jvm.extraOptions }}
+{{- $opts = append $opts . }}
+{{- end }}
+{{- join " " $opts }}
+{{- end }}
+
+{{/*
+The rowflow keys the chart derives from its values, as a YAML map of strings. Secrets are never
+among them: those reach the container as ROWFLOW_CONFIG_* variables from secretKeyRefs.
+*/}}
+{{- define "rowflow.chartProperties" -}}
+{{- $v := .Values }}
+{{- $p := dict }}
+{{- $_ := set $p "application.id" $v.config.applicationId }}
+{{- $_ = set $p "pipelines" (join "," $v.config.pipelines) }}
+{{- $_ = set $p "topic.logs" $v.config.topics.logs }}
+{{- $_ = set $p "topic.logs.dead.letter" $v.config.topics.logsDeadLetter }}
+{{- $_ = set $p "topic.customers" $v.config.topics.customers }}
+{{- $_ = set $p "topic.customers.dead.letter" $v.config.topics.customersDeadLetter }}
+{{- $_ = set $p "topic.orders" $v.config.topics.orders }}
+{{- $_ = set $p "topic.orders.dead.letter" $v.config.topics.ordersDeadLetter }}
+{{- $_ = set $p "orders.design" $v.config.orders.design }}
+{{- $_ = set $p "orders.customer.plus.plus" (toString $v.config.orders.customerPlusPlus) }}
+{{- $_ = set $p "metrics.port" (include "rowflow.metricsPort" .) }}
+{{- $_ = set $p "shutdown.timeout.ms" (toString (mul (int64 $v.shutdownTimeoutSeconds) 1000)) }}
+{{- /* Kafka */}}
+{{- $_ = set $p "kafka.bootstrap.servers" (required "kafka.bootstrapServers is required: the Kafka brokers, host:port[,host:port...]" $v.kafka.bootstrapServers) }}
+{{- $_ = set $p "kafka.state.dir" (include "rowflow.stateDir" .) }}
+{{- $_ = set $p "kafka.security.protocol" (include "rowflow.securityProtocol" .) }}
+{{- if $v.kafka.tls.enabled }}
+{{- $_ = set $p "kafka.ssl.truststore.location" (printf "%s/%s" (include "rowflow.kafkaTlsDir" .) (required "kafka.tls.truststoreKey is required when kafka.tls.enabled is true: the key of the truststore in kafka.tls.secretName" $v.kafka.tls.truststoreKey)) }}
+{{- $_ = set $p "kafka.ssl.truststore.type" $v.kafka.tls.truststoreType }}
+{{- if $v.kafka.tls.keystoreKey }}
+{{- $_ = set $p "kafka.ssl.keystore.location" (printf "%s/%s" (include "rowflow.kafkaTlsDir" .) $v.kafka.tls.keystoreKey) }}
+{{- $_ = set $p "kafka.ssl.keystore.type" $v.kafka.tls.keystoreType }}
+{{- end }}
+{{- end }}
+{{- if $v.kafka.sasl.enabled }}
+{{- $_ = set $p "kafka.sasl.mechanism" $v.kafka.sasl.mechanism }}
+{{- end }}
+{{- /* HBase */}}
+{{- $_ = set $p "hbase.zookeeper.quorum" (required "hbase.zookeeperQuorum is required: the ZooKeeper quorum of the HBase cluster, host:port[,host:port...]" $v.hbase.zookeeperQuorum) }}
+{{- $_ = set $p "zookeeper.znode.parent" $v.hbase.znodeParent }}
+{{- if $v.hbase.siteSecret.name }}
+{{- $_ = set $p "hbase.site.path" (printf "%s/hbase-site.xml" (include "rowflow.hbaseSiteDir" .)) }}
+{{- end }}
+{{- with $v.hbase.kerberos }}
+{{- if .enabled }}
+{{- $principal := required "hbase.kerberos.principal is required when hbase.kerberos.enabled is true: rowflow's principal in the keytab, e.g. rowflow@EXAMPLE.COM" .principal }}
+{{- $_ = set $p "hbase.security.authentication" "kerberos" }}
+{{- $_ = set $p "hadoop.security.authentication" "kerberos" }}
+{{- $_ = set $p "hbase.client.keytab.file" (printf "%s/%s" (include "rowflow.hbaseKeytabDir" $) .keytabKey) }}
+{{- /* hbase-client's AuthUtil.loginClient reads hbase.client.keytab.principal; hbase.client.kerberos.principal is the name other HBase clients use. */}}
+{{- $_ = set $p "hbase.client.keytab.principal" $principal }}
+{{- $_ = set $p "hbase.client.kerberos.principal" $principal }}
+{{- $_ = set $p "hbase.master.kerberos.principal" .masterPrincipal }}
+{{- $_ = set $p "hbase.regionserver.kerberos.principal" .regionServerPrincipal }}
+{{- end }}
+{{- end }}
+{{- toYaml $p }}
+{{- end }}
+
+{{/*
+A value written into a properties file: backslashes and line breaks escaped as
+java.util.Properties#load reads them; a whole-number float (how YAML numbers reach templates)
+written as an integer, not in exponent notation.
+*/}}
+{{- define "rowflow.propertiesValue" -}}
+{{- $value := . }}
+{{- if and (kindIs "float64" $value) (eq $value (floor $value)) }}
+{{- $value = int64 $value }}
+{{- end }}
+{{- toString $value | replace "\\" "\\\\" | replace "\n" "\\n" | replace "\r" "\\r" }}
+{{- end }}
+
+{{/*
+rowflow.properties: the keys derived from the values, then config.extra, sorted by key.
+A config.extra key the chart derives is refused (it would silently fight the value it comes from),
+and so is one that names a secret (the ConfigMap is not the place for it).
+*/}}
+{{- define "rowflow.properties" -}}
+{{- $props := include "rowflow.chartProperties" . | fromYaml }}
+{{- range $key, $value := .Values.config.extra }}
+{{- if hasKey $props $key }}
+{{- fail (printf "config.extra.%s is set by the chart from its values (see values.yaml); set it there, not in config.extra" $key) }}
+{{- end }}
+{{- if regexMatch "(password|secret|jaas\\.config|keystore\\.key)$" $key }}
+{{- fail (printf "config.extra.%s looks like a secret, which must not go into the ConfigMap: set it with extraEnv as ROWFLOW_CONFIG_%s from a secretKeyRef" $key ($key | upper | replace "." "_")) }}
+{{- end }}
+{{- $_ := set $props $key $value }}
+{{- end -}}
+# Generated by the rowflow Helm chart from its values; edit the values, not this file.
+# Secrets are not here: they reach rowflow as ROWFLOW_CONFIG_* environment variables.
+{{- range $key := keys $props | sortAlpha }}
+{{ $key }}={{ include "rowflow.propertiesValue" (index $props $key) }}
+{{- end }}
+{{- end }}
+
+{{/*
+Refuses combinations that cannot work, naming the values to change.
+*/}}
+{{- define "rowflow.validate" -}}
+{{- if and .Values.config.orders.customerPlusPlus (eq .Values.config.orders.design "normalized") }}
+{{- fail "config.orders.customerPlusPlus keeps a customer and its orders in one table, and config.orders.design=normalized needs three: choose record-types, denormalized or blob" }}
+{{- end }}
+{{- if and .Values.autoscaling.enabled (gt (int .Values.autoscaling.minReplicas) (int .Values.autoscaling.maxReplicas)) }}
+{{- fail (printf "autoscaling.minReplicas (%d) must not exceed autoscaling.maxReplicas (%d)" (int .Values.autoscaling.minReplicas) (int .Values.autoscaling.maxReplicas)) }}
+{{- end }}
+{{- if and .Values.networkPolicy.enabled .Values.networkPolicy.egress.enabled (empty .Values.networkPolicy.egress.to) }}
+{{- fail "networkPolicy.egress.to must list the peers rowflow needs (Kafka brokers, ZooKeeper, HBase masters and region servers, the KDC with Kerberos) when networkPolicy.egress.enabled is true" }}
+{{- end }}
+{{- end }}
