@@ -53,7 +53,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -130,19 +129,15 @@ final class DemoCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
         AtomicBoolean stop = new AtomicBoolean();
-        CountDownLatch cleanedUp = new CountDownLatch(1);
         if (events == null) {
-            // Ctrl-C: stop generating, let the pipeline commit what was sent, print the summary.
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                stop.set(true);
-                try {
-                    cleanedUp.await(2, TimeUnit.MINUTES);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "demo-stop"));
+            // Ctrl-C or SIGTERM: stop generating, let the pipeline commit what was sent, print the
+            // summary, then exit. A signal handler rather than a shutdown hook: hooks run all at
+            // once, and the embedded stack's own (HBase's, the temp-dir cleanup) would pull the
+            // broker and the region server away while the pipeline still commits.
+            for (String signal : List.of("INT", "TERM")) {
+                sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.set(true));
+            }
         }
-
         err.println("rowflow demo: starting an embedded Kafka broker (KRaft) and HBase mini cluster ...");
         err.flush();
         long stackStart = System.nanoTime();
@@ -167,8 +162,6 @@ final class DemoCommand implements Callable<Integer> {
                 }
                 print(readBack(run, config, admin), out);
             }
-        } finally {
-            cleanedUp.countDown();
         }
         return 0;
     }
