@@ -141,6 +141,8 @@ class ChartTest {
 
         V1Service service = release.get("Service", V1Service.class);
         assertThat(service.getSpec().getPorts()).anySatisfy(p -> assertThat(p.getPort()).isEqualTo(8080));
+        // Not-ready pods stay scrape targets, so the not-ready alert can see rowflow_ready == 0.
+        assertThat(service.getSpec().getPublishNotReadyAddresses()).isTrue();
         if (release.has("Pod")) {
             V1Pod test = release.get("Pod", V1Pod.class);
             assertThat(test.getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "test");
