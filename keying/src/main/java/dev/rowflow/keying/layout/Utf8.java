@@ -4,7 +4,8 @@ import dev.rowflow.keying.InvalidEventException;
 
 /**
  * UTF-8 straight into a key array: {@link String#getBytes} would allocate a second array per
- * part. Refuses NUL (the part terminator) and unpaired surrogates (they have no UTF-8 form).
+ * part. Refuses NUL (the part terminator), unpaired surrogates (they have no UTF-8 form) and
+ * U+FFFD (the mark of bytes that were not UTF-8 when the value was decoded).
  */
 final class Utf8 {
     private Utf8() {
@@ -27,6 +28,11 @@ final class Utf8 {
             } else if (Character.isSurrogate(c)) {
                 throw new InvalidEventException("text key part", s, "has an unpaired surrogate at index " + i
                         + ", which has no UTF-8 form");
+            } else if (c == '\uFFFD') {
+                // What a decoder leaves for bytes that are not UTF-8 (Avro's strings included):
+                // keying it would merge every malformed value into one row.
+                throw new InvalidEventException("text key part", s, "contains U+FFFD at index " + i
+                        + ": the producer sent bytes that are not UTF-8");
             } else {
                 bytes += 2;
             }

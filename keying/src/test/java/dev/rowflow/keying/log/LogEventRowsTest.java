@@ -102,4 +102,14 @@ class LogEventRowsTest {
         assertThatThrownBy(() -> new LogEventRows(RowKeyLayout.parse("hostname:text, eventType:text", null), INDEX,
                 false, 300_000)).hasMessageContaining("need a timestamp part");
     }
+
+    @Test
+    void shouldRefuseAHostnameDecodedFromBytesThatWereNotUtf8() {
+        // What Avro makes of C3 28: U+FFFD and '('.
+        LogEvent event = LogEvent.newBuilder().setHostname("web-\uFFFD(").setEventType("login")
+                .setTimestamp(Instant.ofEpochMilli(1L)).setMessage("m").build();
+
+        assertThatThrownBy(() -> rows.rowsOf(event)).isInstanceOf(InvalidEventException.class)
+                .hasMessageContaining("the producer sent bytes that are not UTF-8");
+    }
 }

@@ -135,6 +135,16 @@ public final class RowflowConfig extends AbstractConfig {
                     + "layout such as hostname:text, eventType:text, timestamp:ts), one column per event named by its "
                     + "ms offset in the bucket, holding the event as Avro. Needs index.log.enabled=false.";
 
+    public static final String TIMESTAMP_POLICY_CONFIG = "events.timestamp.policy";
+    private static final String TIMESTAMP_POLICY_DOC =
+            "What to do with an event time before 1970 or more than events.timestamp.max.future.ms ahead of its "
+                    + "Kafka record's timestamp: reject (dead-letter topic) or clamp (write it at the record's "
+                    + "timestamp, which a replay reads again, so rows stay the same).";
+
+    public static final String TIMESTAMP_MAX_FUTURE_MS_CONFIG = "events.timestamp.max.future.ms";
+    private static final String TIMESTAMP_MAX_FUTURE_MS_DOC =
+            "How far an event time (log timestamp, order time) may be ahead of its Kafka record's timestamp.";
+
     public static final String LOG_SUMMARY_TABLE_CONFIG = "table.log.summary";
     private static final String LOG_SUMMARY_TABLE_DOC =
             "HBase table of the log summary: events per host, event type and hour, kept by increments "
@@ -227,6 +237,10 @@ public final class RowflowConfig extends AbstractConfig {
             .define(LOG_INDEX_TABLE_CONFIG, Type.STRING, "log_index", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, LOG_INDEX_TABLE_DOC)
             .define(LOG_INDEX_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, LOG_INDEX_ENABLED_DOC)
+            .define(TIMESTAMP_POLICY_CONFIG, Type.STRING, "reject", ConfigDef.ValidString.in("reject", "clamp"),
+                    Importance.MEDIUM, TIMESTAMP_POLICY_DOC)
+            .define(TIMESTAMP_MAX_FUTURE_MS_CONFIG, Type.LONG, 86_400_000L, Range.atLeast(0), Importance.MEDIUM,
+                    TIMESTAMP_MAX_FUTURE_MS_DOC)
             .define(LOG_TIME_BUCKET_SECONDS_CONFIG, Type.INT, 0, Range.between(0, 86_400), Importance.MEDIUM,
                     LOG_TIME_BUCKET_SECONDS_DOC)
             .define(LOG_SUMMARY_TABLE_CONFIG, Type.STRING, "log_summary", new ConfigDef.NonEmptyString(),
@@ -353,6 +367,14 @@ public final class RowflowConfig extends AbstractConfig {
         return new LogEventRows(RowKeyLayout.parse(getString(LOG_DATA_LAYOUT_CONFIG), uids),
                 RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), uids), getBoolean(LOG_INDEX_ENABLED_CONFIG),
                 getInt(LOG_TIME_BUCKET_SECONDS_CONFIG) * 1000L);
+    }
+
+    /** What to do with event times before 1970 or far ahead of their record's timestamp. */
+    public dev.rowflow.pipeline.topology.TimestampPolicy timestampPolicy() {
+        return new dev.rowflow.pipeline.topology.TimestampPolicy(
+                dev.rowflow.pipeline.topology.TimestampPolicy.Mode.valueOf(
+                        getString(TIMESTAMP_POLICY_CONFIG).toUpperCase(java.util.Locale.ROOT)),
+                getLong(TIMESTAMP_MAX_FUTURE_MS_CONFIG));
     }
 
     /** The log summary to keep, or null if it is switched off. */

@@ -25,10 +25,13 @@ public final class LogEventProducer implements AutoCloseable {
         return new LogEventProducer(TopicProducer.open(kafkaProperties, topic));
     }
 
-    /** Sends one event asynchronously. */
+    /**
+     * Sends one event asynchronously, with its event time as the record's timestamp (Kafka has no
+     * record time before 1970: such an event gets the producer's time).
+     */
     public void send(LogEvent event) {
-        producer.send(event.getHostname(), event.getTimestamp().toEpochMilli(),
-                serializer.serialize(producer.topic(), event));
+        long time = event.getTimestamp().toEpochMilli();
+        producer.send(event.getHostname(), time >= 0 ? time : null, serializer.serialize(producer.topic(), event));
     }
 
     /** Sends raw bytes (tests use it for records that are not events). */

@@ -137,7 +137,8 @@ public final class RowflowPipeline implements AutoCloseable {
                 }
                 if (config.runs(RowflowConfig.LOGS_PIPELINE)) {
                     LogEventTopology.addTo(builder, config.getString(RowflowConfig.LOGS_TOPIC_CONFIG),
-                            config.logEventRows(uids), config.logSummary(), sinks, flushBeforeCommit);
+                            config.logEventRows(uids), config.logSummary(), config.timestampPolicy(), sinks,
+                            flushBeforeCommit);
                 }
                 if (config.runs(RowflowConfig.ORDERS_PIPELINE)) {
                     String customers = config.getString(RowflowConfig.CUSTOMERS_TOPIC_CONFIG);
@@ -145,7 +146,7 @@ public final class RowflowPipeline implements AutoCloseable {
                             RowflowConfig.CUSTOMERS_TOPIC_CONFIG, customers, "no such topic; create it (compacted, "
                             + "keyed by customer number) before starting the orders pipeline"));
                     OrderTopology.addTo(builder, customers, config.getString(RowflowConfig.ORDERS_TOPIC_CONFIG),
-                            partitions, config.orderRows(uids), sinks, flushBeforeCommit);
+                            partitions, config.orderRows(uids), config.timestampPolicy(), sinks, flushBeforeCommit);
                 }
             }
             Topology topology = builder.build();

@@ -27,15 +27,15 @@ public final class LogEventTopology {
     public static Topology build(String logsTopic, LogEventRows rows, LogSummary summary, SinkFactory sinks,
                                  FlushBeforeCommit flushBeforeCommit) {
         StreamsBuilder builder = new StreamsBuilder();
-        addTo(builder, logsTopic, rows, summary, sinks, flushBeforeCommit);
+        addTo(builder, logsTopic, rows, summary, TimestampPolicy.LENIENT, sinks, flushBeforeCommit);
         return builder.build();
     }
 
     /** @param summary the summary counters to keep, or null for none */
     public static void addTo(StreamsBuilder builder, String logsTopic, LogEventRows rows, LogSummary summary,
-                             SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
+                             TimestampPolicy timestamps, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
         builder.stream(logsTopic, Consumed.with(Serdes.ByteArray(), EventSerdes.logEvents()).withName(SOURCE))
-                .process(() -> new LogEventWriter(rows, summary, sinks, flushBeforeCommit),
+                .process(() -> new LogEventWriter(rows, summary, timestamps, sinks, flushBeforeCommit),
                         org.apache.kafka.streams.kstream.Named.as(WRITER));
     }
 }

@@ -13,12 +13,15 @@ import org.apache.kafka.streams.processor.api.Record;
 final class LogEventWriter extends RowWriter<byte[], LogEvent> {
     private final LogEventRows rows;
     private final LogSummary summary;
+    private final TimestampPolicy timestamps;
 
     /** @param summary the summary counters to keep, or null for none */
-    LogEventWriter(LogEventRows rows, LogSummary summary, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
+    LogEventWriter(LogEventRows rows, LogSummary summary, TimestampPolicy timestamps, SinkFactory sinks,
+                   FlushBeforeCommit flushBeforeCommit) {
         super(sinks, flushBeforeCommit);
         this.rows = rows;
         this.summary = summary;
+        this.timestamps = timestamps;
     }
 
     @Override
@@ -26,9 +29,17 @@ final class LogEventWriter extends RowWriter<byte[], LogEvent> {
         if (record.value() == null) {
             throw new InvalidEventException("value", null, "the logs topic carries no tombstones (null values)");
         }
-        write(rows.rowsOf(record.value()));
+        LogEvent event = record.value();
+        if (event.getTimestamp() != null) {
+            long time = event.getTimestamp().toEpochMilli();
+            long written = timestamps.apply("timestamp", time, record.timestamp());
+            if (written != time) {
+                event = LogEvent.newBuilder(event).setTimestamp(java.time.Instant.ofEpochMilli(written)).build();
+            }
+        }
+        write(rows.rowsOf(event));
         if (summary != null) {
-            count(summary.counterOf(record.value()));
+            count(summary.counterOf(event));
         }
     }
 }

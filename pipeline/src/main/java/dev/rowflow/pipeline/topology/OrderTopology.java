@@ -48,7 +48,8 @@ public final class OrderTopology {
      * @param partitions partitions of the customers topic, for the repartitioned orders
      */
     public static void addTo(StreamsBuilder builder, String customersTopic, String ordersTopic, int partitions,
-                             OrderRows rows, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
+                             OrderRows rows, TimestampPolicy timestamps, SinkFactory sinks,
+                             FlushBeforeCommit flushBeforeCommit) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CUSTOMERS_STORE),
                 Serdes.String(), EventSerdes.customers()));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AWAITING_STORE),
@@ -62,7 +63,7 @@ public final class OrderTopology {
                 .selectKey((key, order) -> checked(rows, order), Named.as("by-customer"))
                 .repartition(Repartitioned.with(Serdes.String(), EventSerdes.orders()).withName(REPARTITION)
                         .withNumberOfPartitions(partitions))
-                .process(() -> new OrderWriter(rows, sinks, flushBeforeCommit), Named.as(ORDER_WRITER),
+                .process(() -> new OrderWriter(rows, timestamps, sinks, flushBeforeCommit), Named.as(ORDER_WRITER),
                         CUSTOMERS_STORE, AWAITING_STORE);
     }
 

@@ -12,13 +12,21 @@ import org.apache.kafka.streams.processor.api.Record;
  */
 final class OrderWriter extends OrderStoresWriter<String, Order> {
 
-    OrderWriter(OrderRows rows, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
+    private final TimestampPolicy timestamps;
+
+    OrderWriter(OrderRows rows, TimestampPolicy timestamps, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
         super(rows, sinks, flushBeforeCommit);
+        this.timestamps = timestamps;
     }
 
     @Override
     public void process(Record<String, Order> record) {
         Order order = record.value();
+        long time = order.getOrderTime().toEpochMilli();
+        long written = timestamps.apply("orderTime", time, record.timestamp());
+        if (written != time) {
+            order = Order.newBuilder(order).setOrderTime(java.time.Instant.ofEpochMilli(written)).build();
+        }
         Customer customer = customers.get(order.getCustomerNumber());
         write(rows.rowsOf(order, customer));
         if (customer == null) {

@@ -6,6 +6,8 @@ import dev.rowflow.events.LogEvent;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.load.LogEventGenerator;
 import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.pipeline.load.OrderGenerator;
+import dev.rowflow.pipeline.serde.EventSerdes;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -223,33 +225,55 @@ class LogPipelineIT {
         LogEvent emptyHost = LogEvent.newBuilder(generator.next()).setHostname("").build();
         LogEvent hugeMessage = LogEvent.newBuilder(generator.next()).setMessage("x".repeat(200_000)).build();
         LogEvent hugeHost = LogEvent.newBuilder(generator.next()).setHostname("h".repeat(40_000)).build();
+        LogEvent first = generator.next();
+        byte[] good = EventSerdes.logEvents().serializer().serialize("t", generator.next());
+        byte[] truncated = java.util.Arrays.copyOf(good, good.length / 2);
+        byte[] unknownSchema = good.clone();
+        unknownSchema[2] ^= 0x5A; // another writer-schema fingerprint
+        byte[] notUtf8 = EventSerdes.logEvents().serializer().serialize("t",
+                LogEvent.newBuilder(generator.next()).setHostname("web-\u00e91").build());
+        for (int i = 10; i < notUtf8.length - 1; i++) {
+            if ((notUtf8[i] & 0xFF) == 0xC3 && (notUtf8[i + 1] & 0xFF) == 0xA9) {
+                notUtf8[i + 1] = '('; // C3 28: not UTF-8
+                break;
+            }
+        }
+        LogEvent negative = LogEvent.newBuilder(generator.next()).setTimestamp(java.time.Instant.ofEpochMilli(-5)).build();
+        LogEvent farAhead = LogEvent.newBuilder(generator.next())
+                .setTimestamp(java.time.Instant.now().plus(java.time.Duration.ofDays(2))).build();
+        byte[] customer = EventSerdes.customers().serializer().serialize("t", OrderGenerator.customer(1));
         try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
-            producer.send(generator.next());
+            producer.send(first);
             producer.sendRaw("k", "this is not avro".getBytes(StandardCharsets.UTF_8));
             producer.send(emptyHost);
             producer.sendRaw("k", null);
             producer.send(hugeMessage);
             producer.send(hugeHost);
             producer.send(generator.next());
+            producer.sendRaw("k", truncated);
+            producer.sendRaw("k", unknownSchema);
+            producer.sendRaw("k", notUtf8);
+            producer.send(negative);
+            // Its record gets the producer's time (now): the event claims two days later.
+            producer.sendRaw("k", EventSerdes.logEvents().serializer().serialize("t", farAhead));
+            producer.sendRaw("k", new byte[0]);
+            producer.send(first); // a duplicate: the same row again, not a second one
+            producer.sendRaw("k", customer); // a record of another type
         }
 
         runUntilEverythingCommitted(config, registry, committed -> { });
 
         assertThat(scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).hasSize(2);
+        assertThat(scan(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).hasSize(2);
         String deadLetterTopic = config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG);
         Map<String, Double> deadLettersByReason = new java.util.TreeMap<>();
         registry.get("rowflow.dead.letters").tag("topic", deadLetterTopic).counters()
                 .forEach(c -> deadLettersByReason.put(c.getId().getTag("reason"), c.count()));
-        assertThat(deadLettersByReason).isEqualTo(Map.of("SerializationException", 1.0, "invalid hostname", 1.0,
-                "invalid value", 1.0, "invalid cell m", 1.0, "invalid row key", 1.0));
-        assertThat(scan(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).hasSize(2);
-        List<ConsumerRecord<byte[], byte[]>> dead = readAll(config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG), 5);
-        assertThat(dead).extracting(r -> header(r, "__streams.errors.exception")).containsExactlyInAnyOrder(
-                "org.apache.kafka.common.errors.SerializationException",
-                "dev.rowflow.keying.InvalidEventException",
-                "dev.rowflow.keying.InvalidEventException",
-                "dev.rowflow.keying.InvalidEventException",
-                "dev.rowflow.keying.InvalidEventException");
+        assertThat(deadLettersByReason).isEqualTo(Map.of("SerializationException", 5.0, "invalid hostname", 1.0,
+                "invalid value", 1.0, "invalid cell m", 1.0, "invalid row key", 1.0, "invalid text key part", 1.0,
+                "invalid timestamp", 2.0));
+        List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetterTopic, 12);
+        assertThat(dead).hasSize(12);
         assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
                 .startsWith("invalid cell m '").contains("over the cell size limit of 100000 bytes"));
         assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
@@ -258,9 +282,19 @@ class LogPipelineIT {
                 .isEqualTo("invalid hostname '': must not be empty"));
         assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
                 .contains("no tombstones"));
+        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+                .contains("the producer sent bytes that are not UTF-8"));
+        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+                .isEqualTo("invalid timestamp '-5': is before 1970"));
+        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+                .contains("ms ahead of the record's timestamp"));
+        // Set aside unchanged: the bytes on the dead-letter topic are the bytes produced.
+        assertThat(dead).extracting(ConsumerRecord::value).anySatisfy(v -> assertThat(v).isEqualTo(truncated))
+                .anySatisfy(v -> assertThat(v).isEqualTo(unknownSchema)).anySatisfy(v -> assertThat(v).isEqualTo(notUtf8))
+                .anySatisfy(v -> assertThat(v).isEqualTo(customer)).anySatisfy(v -> assertThat(v).isEmpty());
         assertThat(dead).allSatisfy(r -> assertThat(header(r, "__streams.errors.topic")).isEqualTo(topic(config)));
         assertThat(dead).filteredOn(r -> header(r, "__streams.errors.exception").contains("Serialization"))
-                .singleElement().satisfies(r -> assertThat(new String(r.value(), StandardCharsets.UTF_8))
+                .hasSize(5).anySatisfy(r -> assertThat(new String(r.value(), StandardCharsets.UTF_8))
                         .isEqualTo("this is not avro"));
     }
 

@@ -99,6 +99,40 @@ class LogEventTopologyTest {
         assertThat(written()).hasSize(2);
     }
 
+    @Test
+    void shouldRejectOrClampEventTimesFarAheadOfTheirRecordAsConfigured() {
+        LogEventGenerator generator = new LogEventGenerator(5, 10, 1_700_000_000_000L);
+        LogEvent farAhead = LogEvent.newBuilder(generator.next())
+                .setTimestamp(java.time.Instant.ofEpochMilli(1_700_000_000_000L + 2 * 86_400_000L)).build();
+        byte[] bytes = EventSerdes.logEvents().serializer().serialize("logs", farAhead);
+        for (String policy : List.of("reject", "clamp")) {
+            driver.close();
+            sink.buffered().clear();
+            RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092",
+                    RowflowConfig.TIMESTAMP_POLICY_CONFIG, policy));
+            org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
+            LogEventTopology.addTo(builder, "logs", rows, null, config.timestampPolicy(), () -> sink,
+                    new FlushBeforeCommit());
+            driver = new TopologyTestDriver(builder.build(), StreamsProperties.of(config));
+            logs = driver.createInputTopic("logs", new ByteArraySerializer(), new ByteArraySerializer());
+            deadLetters = driver.createOutputTopic("logs.dead-letter", new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer());
+
+            logs.pipeInput(null, bytes, 1_700_000_000_000L);
+
+            if (policy.equals("reject")) {
+                assertThat(written()).isEmpty();
+                assertThat(header(deadLetters.readRecord(), "__streams.errors.message"))
+                        .contains("is 172800000 ms ahead of the record's timestamp 1700000000000");
+            } else {
+                LogEvent clamped = LogEvent.newBuilder(farAhead)
+                        .setTimestamp(java.time.Instant.ofEpochMilli(1_700_000_000_000L)).build();
+                assertThat(written()).containsExactlyElementsOf(rows.rowsOf(clamped));
+                assertThat(deadLetters.isEmpty()).isTrue();
+            }
+        }
+    }
+
     private List<Row> written() {
         List<Row> all = new java.util.ArrayList<>(sink.flushed());
         all.addAll(sink.buffered());
