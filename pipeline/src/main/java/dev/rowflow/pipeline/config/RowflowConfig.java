@@ -340,7 +340,9 @@ public final class RowflowConfig extends AbstractConfig {
         for (String key : props.keySet()) {
             if (!CONFIG.names().contains(key) && !isPassThrough(key)) {
                 // A typo must not silently fall back to a default.
-                throw new ConfigException(key, props.get(key), "unknown key: not a rowflow key (see `rowflow config`)"
+                // The value is left out of the message: a misplaced secret (ssl.key.password=... without
+                // the kafka. prefix) must not end up in a log.
+                throw new ConfigException(key + ": unknown key: not a rowflow key (see `rowflow config`)"
                         + " and not passed through (prefixes kafka., hbase., zookeeper., hadoop.)");
             }
         }

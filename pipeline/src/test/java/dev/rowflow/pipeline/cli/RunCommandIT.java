@@ -43,6 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
 class RunCommandIT {
+    private static final String FILE_SECRET = "FileSecret-7f3a";
+    private static final String ENV_SECRET = "EnvSecret-91c2";
     private static EmbeddedStack stack;
 
     @BeforeAll
@@ -60,7 +62,9 @@ class RunCommandIT {
                 + "\napplication.id=it-run\ntable.log.data=run_data\ntable.log.index=run_index\n"
                 + "keying.layout.log.data=bucket(4) | timestamp:ts, hostname:text, eventType:text\nmetrics.port=" + metricsPort + "\n"
                 // a long commit interval: the rows of the last records are committed by SIGTERM
-                + "kafka.commit.interval.ms=600000\n");
+                + "kafka.commit.interval.ms=600000\n"
+                // secrets (unused over PLAINTEXT, but parsed and dumped by the Kafka clients' config logging)
+                + "kafka.ssl.truststore.password=" + FILE_SECRET + "\n");
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafka().bootstrapServers()))) {
             KafkaTopics.createIfAbsent(admin, "run-logs", Optional.of(2), Duration.ofSeconds(30));
             try (LogEventProducer producer = LogEventProducer.open(
@@ -75,10 +79,16 @@ class RunCommandIT {
                     .redirectOutput(dir.resolve("rowflow.log").toFile());
             // The topic comes from the environment, overriding the file's default.
             builder.environment().put("ROWFLOW_CONFIG_TOPIC_LOGS", "run-logs");
+            builder.environment().put("ROWFLOW_CONFIG_KAFKA_SASL_JAAS_CONFIG",
+                    "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\""
+                            + ENV_SECRET + "\";");
             Process rowflow = builder.start();
             try {
                 awaitReady(metricsPort, rowflow, dir);
                 awaitRows("run_data", 2_000, rowflow, dir);
+                String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + metricsPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+                assertThat(metrics).contains("rowflow_sink_rows_total").doesNotContain(FILE_SECRET, ENV_SECRET);
                 assertThat(KafkaTopics.uncommitted(admin, "it-run", "run-logs"))
                         .as("nothing committed yet with a 10-minute commit interval").isEqualTo(2_000);
 
@@ -91,7 +101,10 @@ class RunCommandIT {
             assertThat(KafkaTopics.uncommitted(admin, "it-run", "run-logs")).as("committed on SIGTERM").isZero();
             assertThat(countRows("run_data")).isEqualTo(2_000);
             assertThat(countRows("run_index")).isEqualTo(2_000);
-            assertThat(Files.readString(dir.resolve("rowflow.log"))).contains("stopping: committing and closing");
+            String log = Files.readString(dir.resolve("rowflow.log"));
+            assertThat(log).contains("stopping: committing and closing");
+            // Secrets from the file and the environment appear nowhere in what the process printed.
+            assertThat(log).isNotEmpty().doesNotContain(FILE_SECRET, ENV_SECRET);
         }
     }
 

@@ -108,4 +108,13 @@ class RowflowConfigTest {
                 .hasMessage("Invalid value 120000 for configuration table.log.data.cell.ttl.ms: longer than "
                         + "table.log.data.ttl.seconds=60 s; HBase drops cells at the shorter of the two");
     }
+
+    @Test
+    void shouldNameAnUnknownKeyWithoutPrintingItsValue() {
+        assertThatThrownBy(() -> new RowflowConfig(Map.of("kafka.bootstrap.servers", "k:9092",
+                "ssl.truststore.password", "hunter2")))
+                .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
+                .hasMessageContaining("ssl.truststore.password").hasMessageContaining("unknown key")
+                .hasMessageNotContaining("hunter2");
+    }
 }
