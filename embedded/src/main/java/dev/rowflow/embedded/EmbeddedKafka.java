@@ -22,10 +22,12 @@ import java.util.Properties;
  */
 public final class EmbeddedKafka implements AutoCloseable {
     private final int brokerPort;
-    private final KafkaRaftServer server;
+    private final Properties props;
+    private volatile KafkaRaftServer server;
 
-    private EmbeddedKafka(int brokerPort, KafkaRaftServer server) {
+    private EmbeddedKafka(int brokerPort, Properties props, KafkaRaftServer server) {
         this.brokerPort = brokerPort;
+        this.props = props;
         this.server = server;
     }
 
@@ -58,7 +60,21 @@ public final class EmbeddedKafka implements AutoCloseable {
         format(dir, props);
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
         server.startup();
-        return new EmbeddedKafka(brokerPort, server);
+        return new EmbeddedKafka(brokerPort, props, server);
+    }
+
+    /**
+     * Stops the node, waits {@code down}, and starts it again on the same ports and log
+     * directory, as a broker restart in production: fault tests use it. Records and committed
+     * offsets survive; clients see the broker vanish and come back.
+     */
+    public void restart(java.time.Duration down) throws InterruptedException {
+        server.shutdown();
+        server.awaitShutdown();
+        Thread.sleep(down.toMillis());
+        KafkaRaftServer restarted = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
+        restarted.startup();
+        server = restarted;
     }
 
     /** {@code bootstrap.servers} of this node. */

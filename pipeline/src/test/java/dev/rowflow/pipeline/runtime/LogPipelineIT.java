@@ -216,6 +216,27 @@ class LogPipelineIT {
     }
 
     @Test
+    void shouldLoseNothingWhenTheBrokerRestartsInTheMiddleOfARun() throws Exception {
+        RowflowConfig config = config("it-broker", Map.of());
+        createTopic(config);
+        try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
+            producer.sendAll(new LogEventGenerator(17, 40, 1_700_000_000_000L), 20_000, () -> false);
+        }
+        java.util.concurrent.atomic.AtomicLong committedAtRestart = new java.util.concurrent.atomic.AtomicLong(-1);
+
+        runUntilEverythingCommitted(config, committed -> {
+            if (committed >= 1_000 && committedAtRestart.compareAndSet(-1, committed)) {
+                // Mid-run: the broker goes away for 5 s and comes back on the same port.
+                stack.kafka().restart(Duration.ofSeconds(5));
+            }
+        });
+
+        assertThat(committedAtRestart.get()).as("events committed when the broker restarted").isBetween(1_000L, 19_999L);
+        assertThat(count(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).isEqualTo(20_000);
+        assertThat(count(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).isEqualTo(20_000);
+    }
+
+    @Test
     void shouldSetBadRecordsAsideWithTheirReasonAndKeepGoing() throws Exception {
         // A 100 kB cell limit stands in for HBase's 10 MB default, which Kafka's 1 MB records cannot reach.
         RowflowConfig config = config("it-bad", Map.of("hbase.client.keyvalue.maxsize", "100000"));
@@ -494,7 +515,7 @@ class LogPipelineIT {
             registry, CommittedCheck whileRunning) throws Exception {
         try (RowflowPipeline pipeline = RowflowPipeline.start(config, registry);
              Admin admin = Admin.create(config.kafkaProperties())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
             long total = KafkaTopics.endOffsets(admin, topic(config)).values().stream().mapToLong(Long::longValue).sum();
             long uncommitted = Long.MAX_VALUE;
             while (System.nanoTime() < deadline && uncommitted != 0) {
