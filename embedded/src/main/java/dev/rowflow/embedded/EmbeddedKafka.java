@@ -33,6 +33,19 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Formats a fresh log directory under {@code dir} and starts the node. */
     public static EmbeddedKafka start(Path dir) {
+        return start(dir, null, null);
+    }
+
+    /**
+     * Like {@link #start(Path)}, but clients must connect over TLS: the client listener presents
+     * the PKCS12 {@code keystore} (its certificate's SAN must name 127.0.0.1), while broker and
+     * controller talk plaintext on loopback ports of their own.
+     */
+    public static EmbeddedKafka startWithTls(Path dir, Path keystore, String password) {
+        return start(dir, keystore, password);
+    }
+
+    private static EmbeddedKafka start(Path dir, Path keystore, String password) {
         int brokerPort = FreePorts.next();
         int controllerPort = FreePorts.next();
         Path logDir = dir.resolve("kafka-logs");
@@ -40,11 +53,24 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
         props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
         props.put("controller.listener.names", "CONTROLLER");
-        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        props.put("inter.broker.listener.name", "PLAINTEXT");
+        if (keystore == null) {
+            props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.put("inter.broker.listener.name", "PLAINTEXT");
+        } else {
+            int internalPort = FreePorts.next();
+            props.put("listeners", "SSL://127.0.0.1:" + brokerPort + ",INTERNAL://127.0.0.1:" + internalPort
+                    + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            props.put("advertised.listeners", "SSL://127.0.0.1:" + brokerPort + ",INTERNAL://127.0.0.1:" + internalPort);
+            props.put("listener.security.protocol.map", "SSL:SSL,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.put("inter.broker.listener.name", "INTERNAL");
+            props.put("ssl.keystore.location", keystore.toString());
+            props.put("ssl.keystore.type", "PKCS12");
+            props.put("ssl.keystore.password", password);
+            props.put("ssl.key.password", password);
+        }
         props.put("log.dirs", logDir.toString());
         props.put("offsets.topic.replication.factor", "1");
         props.put("offsets.topic.num.partitions", "4");

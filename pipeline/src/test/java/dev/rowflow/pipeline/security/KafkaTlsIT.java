@@ -1,0 +1,154 @@
+package dev.rowflow.pipeline.security;
+
+import dev.rowflow.embedded.EmbeddedKafka;
+import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.embedded.EmbeddedStackExtension;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.load.LogEventGenerator;
+import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.pipeline.runtime.KafkaTopics;
+import dev.rowflow.pipeline.runtime.RowflowPipeline;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Kafka over TLS: a broker whose client listener speaks only TLS, with a certificate signed by a
+ * CA made in the test (JDK keytool); rowflow reads and commits through it with the truststore
+ * from its configuration, and a client that does not trust the CA is refused.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@ExtendWith(EmbeddedStackExtension.class)
+class KafkaTlsIT {
+    private static final String PASSWORD = "changeit-tls";
+
+    @Test
+    void shouldIngestOverTlsAndRefuseAClientWithoutTheCa(EmbeddedStack stack, @TempDir Path dir) throws Exception {
+        Path broker = dir.resolve("broker.p12");
+        Path truststore = dir.resolve("truststore.p12");
+        Path otherTruststore = dir.resolve("other-truststore.p12");
+        certificates(dir, broker, truststore, otherTruststore);
+
+        try (EmbeddedKafka kafka = EmbeddedKafka.startWithTls(dir, broker, PASSWORD)) {
+            Map<String, Object> props = new HashMap<>(stack.rowflowProperties());
+            props.put(RowflowConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+            props.put("kafka.security.protocol", "SSL");
+            props.put("kafka.ssl.truststore.location", truststore.toString());
+            props.put("kafka.ssl.truststore.type", "PKCS12");
+            props.put("kafka.ssl.truststore.password", PASSWORD);
+            props.put(RowflowConfig.APPLICATION_ID_CONFIG, "it-tls");
+            props.put(RowflowConfig.LOGS_TOPIC_CONFIG, "tls-logs");
+            props.put(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG, "tls-logs.dead-letter");
+            props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "tls_data");
+            props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "tls_index");
+            props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, "tls_summary");
+            props.put("kafka.commit.interval.ms", "500");
+            RowflowConfig config = new RowflowConfig(props);
+
+            try (Admin admin = Admin.create(config.kafkaProperties())) {
+                KafkaTopics.createIfAbsent(admin, "tls-logs", Optional.of(2), Duration.ofSeconds(30));
+                try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), "tls-logs")) {
+                    producer.sendAll(new LogEventGenerator(31, 10, 1_700_000_000_000L), 2_000, () -> false);
+                }
+                try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry())) {
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                    while (System.nanoTime() < deadline && KafkaTopics.uncommitted(admin, "it-tls", "tls-logs") != 0) {
+                        assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
+                        Thread.sleep(200);
+                    }
+                    assertThat(KafkaTopics.uncommitted(admin, "it-tls", "tls-logs")).isZero();
+                }
+            }
+            assertThat(rows(stack, "tls_data")).isEqualTo(2_000);
+
+            // The same client without rowflow's CA in its truststore: the handshake fails.
+            Map<String, Object> untrusting = new HashMap<>(config.kafkaProperties());
+            untrusting.put("ssl.truststore.location", otherTruststore.toString());
+            untrusting.put("default.api.timeout.ms", "10000");
+            untrusting.put("request.timeout.ms", "5000");
+            try (Admin admin = Admin.create(untrusting)) {
+                assertThatThrownBy(() -> admin.listTopics().names().get(20, TimeUnit.SECONDS))
+                        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(SslAuthenticationException.class);
+            }
+            // And a plaintext client gets nothing from the TLS listener.
+            Map<String, Object> plaintext = new HashMap<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                    "default.api.timeout.ms", "5000", "request.timeout.ms", "3000"));
+            try (Admin admin = Admin.create(plaintext)) {
+                assertThatThrownBy(() -> admin.listTopics().names().get(20, TimeUnit.SECONDS)).isNotNull();
+            }
+        }
+    }
+
+    /** A CA, a broker certificate it signs (SAN 127.0.0.1), a truststore with the CA, one with another CA. */
+    private static void certificates(Path dir, Path broker, Path truststore, Path otherTruststore) throws Exception {
+        Path ca = dir.resolve("ca.p12");
+        Path otherCa = dir.resolve("other-ca.p12");
+        keytool("-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=rowflow test CA",
+                "-ext", "bc:c", "-validity", "2", "-keystore", ca.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
+        keytool("-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=some other CA",
+                "-ext", "bc:c", "-validity", "2", "-keystore", otherCa.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
+        keytool("-exportcert", "-alias", "ca", "-keystore", ca.toString(), "-storepass", PASSWORD, "-rfc",
+                "-file", dir.resolve("ca.pem").toString());
+        keytool("-exportcert", "-alias", "ca", "-keystore", otherCa.toString(), "-storepass", PASSWORD, "-rfc",
+                "-file", dir.resolve("other-ca.pem").toString());
+        keytool("-genkeypair", "-alias", "broker", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=localhost",
+                "-validity", "2", "-keystore", broker.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
+        keytool("-certreq", "-alias", "broker", "-keystore", broker.toString(), "-storepass", PASSWORD,
+                "-file", dir.resolve("broker.csr").toString());
+        keytool("-gencert", "-alias", "ca", "-keystore", ca.toString(), "-storepass", PASSWORD, "-validity", "2",
+                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-infile", dir.resolve("broker.csr").toString(), "-rfc",
+                "-outfile", dir.resolve("broker.pem").toString());
+        keytool("-importcert", "-alias", "ca", "-file", dir.resolve("ca.pem").toString(), "-keystore", broker.toString(),
+                "-storepass", PASSWORD, "-noprompt");
+        keytool("-importcert", "-alias", "broker", "-file", dir.resolve("broker.pem").toString(),
+                "-keystore", broker.toString(), "-storepass", PASSWORD, "-noprompt");
+        keytool("-importcert", "-alias", "ca", "-file", dir.resolve("ca.pem").toString(), "-keystore", truststore.toString(),
+                "-storetype", "PKCS12", "-storepass", PASSWORD, "-noprompt");
+        keytool("-importcert", "-alias", "ca", "-file", dir.resolve("other-ca.pem").toString(),
+                "-keystore", otherTruststore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD, "-noprompt");
+    }
+
+    private static void keytool(String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as("keytool %s: %s", String.join(" ", args), output).isZero();
+    }
+
+    private static long rows(EmbeddedStack stack, String table) throws Exception {
+        long rows = 0;
+        try (Table t = stack.hbase().connection().getTable(TableName.valueOf(table));
+             ResultScanner scanner = t.getScanner(new Scan())) {
+            for (Result ignored : scanner) {
+                rows++;
+            }
+        }
+        return rows;
+    }
+}
