@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -42,10 +43,25 @@ public final class EmbeddedKafka implements AutoCloseable {
      * controller talk plaintext on loopback ports of their own.
      */
     public static EmbeddedKafka startWithTls(Path dir, Path keystore, String password) {
-        return start(dir, keystore, password);
+        return start(dir, keystore, password, null, null);
+    }
+
+    /**
+     * Like {@link #start(Path)}, but clients must authenticate with SASL/SCRAM-SHA-256 (over
+     * plaintext, on loopback): {@code user} with {@code password} is the one credential, written
+     * into the metadata when the storage is formatted, as {@code kafka-storage format --add-scram}
+     * does for a new cluster.
+     */
+    public static EmbeddedKafka startWithScram(Path dir, String user, String password) {
+        return start(dir, null, null, user, password);
     }
 
     private static EmbeddedKafka start(Path dir, Path keystore, String password) {
+        return start(dir, keystore, password, null, null);
+    }
+
+    private static EmbeddedKafka start(Path dir, Path keystore, String password, String scramUser,
+                                       String scramPassword) {
         int brokerPort = FreePorts.next();
         int controllerPort = FreePorts.next();
         Path logDir = dir.resolve("kafka-logs");
@@ -54,7 +70,19 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("node.id", "1");
         props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
         props.put("controller.listener.names", "CONTROLLER");
-        if (keystore == null) {
+        if (scramUser != null) {
+            int internalPort = FreePorts.next();
+            props.put("listeners", "SASL_PLAINTEXT://127.0.0.1:" + brokerPort + ",INTERNAL://127.0.0.1:" + internalPort
+                    + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            props.put("advertised.listeners", "SASL_PLAINTEXT://127.0.0.1:" + brokerPort + ",INTERNAL://127.0.0.1:"
+                    + internalPort);
+            props.put("listener.security.protocol.map",
+                    "SASL_PLAINTEXT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.put("inter.broker.listener.name", "INTERNAL");
+            props.put("sasl.enabled.mechanisms", "SCRAM-SHA-256");
+            props.put("listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        } else if (keystore == null) {
             props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
             props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
             props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
@@ -83,7 +111,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         // Keep every record: tests and the demo replay events with fixed (old) timestamps, and the
         // default 7-day time retention would delete them at the first retention check, 30 s after start.
         props.put("log.retention.ms", "-1");
-        format(dir, props);
+        format(dir, props, scramUser == null ? List.of()
+                : List.of("--add-scram", "SCRAM-SHA-256=[name=" + scramUser + ",password=" + scramPassword + "]"));
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
         server.startup();
         return new EmbeddedKafka(brokerPort, props, server);
@@ -115,7 +144,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /** Runs {@code kafka-storage format} on the node's configuration, as an operator would. */
-    private static void format(Path dir, Properties props) {
+    private static void format(Path dir, Properties props, List<String> extraArgs) {
         Path file = dir.resolve("server.properties");
         try (OutputStream out = Files.newOutputStream(file)) {
             props.store(out, "embedded KRaft node");
@@ -123,7 +152,10 @@ public final class EmbeddedKafka implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         ByteArrayOutputStream output = new ByteArrayOutputStream();
-        String[] args = {"format", "-t", Uuid.randomUuid().toString(), "-c", file.toString(), "--ignore-formatted"};
+        List<String> command = new java.util.ArrayList<>(List.of("format", "-t", Uuid.randomUuid().toString(), "-c",
+                file.toString(), "--ignore-formatted"));
+        command.addAll(extraArgs);
+        String[] args = command.toArray(String[]::new);
         int rc = StorageTool.execute(args, new PrintStream(output, true, StandardCharsets.UTF_8));
         if (rc != 0) {
             throw new IllegalStateException("kafka-storage format failed (" + rc + "): "

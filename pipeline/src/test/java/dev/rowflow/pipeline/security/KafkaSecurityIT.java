@@ -37,13 +37,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Kafka over TLS: a broker whose client listener speaks only TLS, with a certificate signed by a
- * CA made in the test (JDK keytool); rowflow reads and commits through it with the truststore
- * from its configuration, and a client that does not trust the CA is refused.
+ * rowflow against brokers that let no one in unchecked: over TLS (a certificate signed by a CA
+ * made in the test with the JDK's keytool) and with SASL/SCRAM. rowflow reads, sets aside and
+ * commits with the credentials of its configuration; a client without the CA, or with a wrong
+ * password, is refused.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
-class KafkaTlsIT {
+class KafkaSecurityIT {
     private static final String PASSWORD = "changeit-tls";
 
     @Test
@@ -54,36 +55,11 @@ class KafkaTlsIT {
         certificates(dir, broker, truststore, otherTruststore);
 
         try (EmbeddedKafka kafka = EmbeddedKafka.startWithTls(dir, broker, PASSWORD)) {
-            Map<String, Object> props = new HashMap<>(stack.rowflowProperties());
-            props.put(RowflowConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-            props.put("kafka.security.protocol", "SSL");
-            props.put("kafka.ssl.truststore.location", truststore.toString());
-            props.put("kafka.ssl.truststore.type", "PKCS12");
-            props.put("kafka.ssl.truststore.password", PASSWORD);
-            props.put(RowflowConfig.APPLICATION_ID_CONFIG, "it-tls");
-            props.put(RowflowConfig.LOGS_TOPIC_CONFIG, "tls-logs");
-            props.put(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG, "tls-logs.dead-letter");
-            props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "tls_data");
-            props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "tls_index");
-            props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, "tls_summary");
-            props.put("kafka.commit.interval.ms", "500");
-            RowflowConfig config = new RowflowConfig(props);
-
-            try (Admin admin = Admin.create(config.kafkaProperties())) {
-                KafkaTopics.createIfAbsent(admin, "tls-logs", Optional.of(2), Duration.ofSeconds(30));
-                try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), "tls-logs")) {
-                    producer.sendAll(new LogEventGenerator(31, 10, 1_700_000_000_000L), 2_000, () -> false);
-                }
-                try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry())) {
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                    while (System.nanoTime() < deadline && KafkaTopics.uncommitted(admin, "it-tls", "tls-logs") != 0) {
-                        assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
-                        Thread.sleep(200);
-                    }
-                    assertThat(KafkaTopics.uncommitted(admin, "it-tls", "tls-logs")).isZero();
-                }
-            }
-            assertThat(rows(stack, "tls_data")).isEqualTo(2_000);
+            RowflowConfig config = ingest(stack, kafka, "tls", Map.of(
+                    "kafka.security.protocol", "SSL",
+                    "kafka.ssl.truststore.location", truststore.toString(),
+                    "kafka.ssl.truststore.type", "PKCS12",
+                    "kafka.ssl.truststore.password", PASSWORD));
 
             // The same client without rowflow's CA in its truststore: the handshake fails.
             Map<String, Object> untrusting = new HashMap<>(config.kafkaProperties());
@@ -101,6 +77,64 @@ class KafkaTlsIT {
                 assertThatThrownBy(() -> admin.listTopics().names().get(20, TimeUnit.SECONDS)).isNotNull();
             }
         }
+    }
+
+    /** Runs 2,000 events through rowflow on {@code kafka} with the given security settings; returns its config. */
+    private static RowflowConfig ingest(EmbeddedStack stack, EmbeddedKafka kafka, String name,
+                                        Map<String, String> security) throws Exception {
+        Map<String, Object> props = new HashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.putAll(security);
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "it-" + name);
+        props.put(RowflowConfig.LOGS_TOPIC_CONFIG, name + "-logs");
+        props.put(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG, name + "-logs.dead-letter");
+        props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, name + "_data");
+        props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, name + "_index");
+        props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, name + "_summary");
+        props.put("kafka.commit.interval.ms", "500");
+        RowflowConfig config = new RowflowConfig(props);
+        String topic = name + "-logs";
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, topic, Optional.of(2), Duration.ofSeconds(30));
+            try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic)) {
+                producer.sendAll(new LogEventGenerator(31, 10, 1_700_000_000_000L), 2_000, () -> false);
+            }
+            try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry())) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (System.nanoTime() < deadline && KafkaTopics.uncommitted(admin, "it-" + name, topic) != 0) {
+                    assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
+                    Thread.sleep(200);
+                }
+                assertThat(KafkaTopics.uncommitted(admin, "it-" + name, topic)).isZero();
+            }
+        }
+        assertThat(rows(stack, name + "_data")).isEqualTo(2_000);
+        return config;
+    }
+
+    @Test
+    void shouldIngestWithScramAndRefuseAWrongPassword(EmbeddedStack stack, @TempDir Path dir) throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.startWithScram(dir, "rowflow", "scram-" + PASSWORD)) {
+            RowflowConfig config = ingest(stack, kafka, "scram", Map.of(
+                    "kafka.security.protocol", "SASL_PLAINTEXT",
+                    "kafka.sasl.mechanism", "SCRAM-SHA-256",
+                    "kafka.sasl.jaas.config", jaas("rowflow", "scram-" + PASSWORD)));
+
+            Map<String, Object> wrongPassword = new HashMap<>(config.kafkaProperties());
+            wrongPassword.put("sasl.jaas.config", jaas("rowflow", "guess"));
+            wrongPassword.put("default.api.timeout.ms", "10000");
+            wrongPassword.put("request.timeout.ms", "5000");
+            try (Admin admin = Admin.create(wrongPassword)) {
+                assertThatThrownBy(() -> admin.listTopics().names().get(20, TimeUnit.SECONDS))
+                        .isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(org.apache.kafka.common.errors.SaslAuthenticationException.class);
+            }
+        }
+    }
+
+    private static String jaas(String user, String password) {
+        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
+                + "\" password=\"" + password + "\";";
     }
 
     /** A CA, a broker certificate it signs (SAN 127.0.0.1), a truststore with the CA, one with another CA. */
