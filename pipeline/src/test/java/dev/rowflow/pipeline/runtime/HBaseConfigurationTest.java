@@ -1,0 +1,67 @@
+package dev.rowflow.pipeline.runtime;
+
+import dev.rowflow.pipeline.config.ConfigSources;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * HBase client security reaches the client: Kerberos settings from rowflow's file and
+ * environment (as the chart renders them), an hbase-site.xml from a mounted Secret, the file's
+ * keys winning over the site file.
+ */
+class HBaseConfigurationTest {
+
+    @Test
+    void shouldPassKerberosSettingsAndTheSiteFileToTheHBaseClient(@TempDir Path dir) throws Exception {
+        Path site = dir.resolve("hbase-site.xml");
+        Files.writeString(site, """
+                <?xml version="1.0"?>
+                <configuration>
+                  <property><name>hbase.zookeeper.quorum</name><value>zk-from-site:2181</value></property>
+                  <property><name>hbase.rpc.protection</name><value>privacy</value></property>
+                </configuration>
+                """);
+        Path file = dir.resolve("rowflow.properties");
+        Files.writeString(file, String.join("\n",
+                "kafka.bootstrap.servers=k:9092",
+                "hbase.site.path=" + site,
+                "hbase.zookeeper.quorum=zk-0:2181,zk-1:2181",
+                "hbase.security.authentication=kerberos",
+                "hadoop.security.authentication=kerberos",
+                "hbase.master.kerberos.principal=hbase/_HOST@EXAMPLE.COM",
+                "hbase.regionserver.kerberos.principal=hbase/_HOST@EXAMPLE.COM"));
+        Map<String, String> env = new HashMap<>();
+        env.put("ROWFLOW_CONFIG_HBASE_CLIENT_KEYTAB_FILE", "/etc/rowflow/hbase-keytab/rowflow.keytab");
+        env.put("ROWFLOW_CONFIG_HBASE_CLIENT_KEYTAB_PRINCIPAL", "rowflow@EXAMPLE.COM");
+
+        Configuration hbase = RowflowPipeline.hbaseConfiguration(new RowflowConfig(ConfigSources.load(file, env)));
+
+        assertThat(hbase.get("hbase.security.authentication")).isEqualTo("kerberos");
+        assertThat(hbase.get("hadoop.security.authentication")).isEqualTo("kerberos");
+        assertThat(hbase.get("hbase.client.keytab.file")).isEqualTo("/etc/rowflow/hbase-keytab/rowflow.keytab");
+        assertThat(hbase.get("hbase.client.keytab.principal")).isEqualTo("rowflow@EXAMPLE.COM");
+        assertThat(hbase.get("hbase.regionserver.kerberos.principal")).isEqualTo("hbase/_HOST@EXAMPLE.COM");
+        // From the site file, unless rowflow's own keys say otherwise.
+        assertThat(hbase.get("hbase.rpc.protection")).isEqualTo("privacy");
+        assertThat(hbase.get("hbase.zookeeper.quorum")).isEqualTo("zk-0:2181,zk-1:2181");
+    }
+
+    @Test
+    void shouldStopAtStartUpWhenTheSiteFileIsMissing(@TempDir Path dir) {
+        RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "k:9092",
+                "hbase.site.path", dir.resolve("nope.xml").toString()));
+
+        assertThatThrownBy(() -> RowflowPipeline.hbaseConfiguration(config))
+                .hasMessageContaining("hbase.site.path").hasMessageContaining("no such file");
+    }
+}
