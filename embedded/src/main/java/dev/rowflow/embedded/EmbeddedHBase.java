@@ -8,7 +8,16 @@ import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.JVMClusterUtil;
+
+import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -66,6 +75,35 @@ public final class EmbeddedHBase implements AutoCloseable {
             }
         }
         return connection;
+    }
+
+    /**
+     * Stops the region server, waits {@code down}, and starts a new one, which takes over every
+     * region once the master has processed the crash: HBase unavailable for a while, as fault
+     * tests need. Returns when no region is in transition any more.
+     */
+    public void restartRegionServer(Duration down) throws Exception {
+        MiniHBaseCluster cluster = util.getMiniHBaseCluster();
+        JVMClusterUtil.RegionServerThread live = cluster.getLiveRegionServerThreads().get(0);
+        live.getRegionServer().stop("fault test: HBase unavailable");
+        live.join();
+        Thread.sleep(down.toMillis());
+        cluster.startRegionServer();
+        util.waitUntilNoRegionsInTransition(180_000);
+    }
+
+    /**
+     * Installs {@link WriteFaults} on {@code table} (reopening its regions), so a test can slow
+     * or hold its writes. Idempotent.
+     */
+    public void injectWriteFaults(TableName table) throws IOException {
+        try (Admin admin = connection().getAdmin()) {
+            TableDescriptor current = admin.getDescriptor(table);
+            if (!current.hasCoprocessor(WriteFaults.class.getName())) {
+                admin.modifyTable(TableDescriptorBuilder.newBuilder(current)
+                        .setCoprocessor(WriteFaults.class.getName()).build());
+            }
+        }
     }
 
     /** The cluster's own configuration, for tests that inspect it beyond a client's view. */

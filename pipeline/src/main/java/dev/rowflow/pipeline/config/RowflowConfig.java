@@ -168,8 +168,9 @@ public final class RowflowConfig extends AbstractConfig {
     public static final String PERIODIC_FLUSH_MS_CONFIG = "sink.periodic.flush.ms";
     private static final String PERIODIC_FLUSH_MS_DOC =
             "Longest time a row waits in the write buffer before it is sent. Sending is not committing: "
-                    + "offsets advance only after a flush at commit time. 0 inherits "
-                    + "hbase.client.write.buffer.periodicflush.timeout.ms.";
+                    + "offsets advance only after a flush at commit time, which waits for rows still being sent. "
+                    + "0: rows are sent when the buffer fills and at each commit. (HBase's own "
+                    + "hbase.client.write.buffer.periodicflush.timeout.ms is refused: its sends race the commit.)";
 
     public static final String HBASE_SITE_PATH_CONFIG = "hbase.site.path";
     private static final String HBASE_SITE_PATH_DOC =
@@ -317,6 +318,8 @@ public final class RowflowConfig extends AbstractConfig {
                 getInt(tableKey + BLOCK_SIZE_SUFFIX));
     }
 
+    private static final String HBASE_PERIODIC_FLUSH = "hbase.client.write.buffer.periodicflush.timeout.ms";
+
     /** Prefixes of keys handed to the HBase client configuration unchanged. */
     private static final String[] HBASE_PREFIXES = {"hbase.", "zookeeper.", "hadoop."};
 
@@ -336,6 +339,11 @@ public final class RowflowConfig extends AbstractConfig {
         if (getBoolean(CUSTOMER_PLUS_PLUS_CONFIG) && OrderDesign.of(getString(ORDER_DESIGN_CONFIG)) == OrderDesign.NORMALIZED) {
             throw new ConfigException(CUSTOMER_PLUS_PLUS_CONFIG, true, "CUSTOMER++ keeps a customer and its orders in one "
                     + "table, and " + ORDER_DESIGN_CONFIG + "=normalized needs three: choose record-types, denormalized or blob");
+        }
+        if (props.containsKey(HBASE_PERIODIC_FLUSH)) {
+            throw new ConfigException(HBASE_PERIODIC_FLUSH, props.get(HBASE_PERIODIC_FLUSH), "not used by rowflow: "
+                    + "HBase's periodic flush can still be sending rows when a commit's flush returns; set "
+                    + PERIODIC_FLUSH_MS_CONFIG + " instead");
         }
         for (String key : props.keySet()) {
             if (!CONFIG.names().contains(key) && !isPassThrough(key)) {

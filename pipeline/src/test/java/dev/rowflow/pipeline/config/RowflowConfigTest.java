@@ -50,6 +50,15 @@ class RowflowConfigTest {
     }
 
     @Test
+    void shouldRefuseHBasesPeriodicFlushWhichRacesTheCommit() {
+        assertThatThrownBy(() -> new RowflowConfig(Map.of(
+                "kafka.bootstrap.servers", "b:9092", "hbase.client.write.buffer.periodicflush.timeout.ms", "500")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("hbase.client.write.buffer.periodicflush.timeout.ms")
+                .hasMessageContaining("sink.periodic.flush.ms instead");
+    }
+
+    @Test
     void shouldPassPrefixedKeysThroughToKafkaAndHBase() {
         RowflowConfig config = new RowflowConfig(Map.of(
                 "kafka.bootstrap.servers", "b:9092",

@@ -32,6 +32,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * thrown to the caller. The {@link BufferedMutator.ExceptionListener} installed here keeps the
  * first failure, and the next {@link #write} or {@link #flush()} throws it: a failed send is never
  * swallowed, and the flush that would have marked those rows durable fails instead.
+ *
+ * <p><b>Periodic sending is the sink's own, not HBase's.</b> {@code BufferedMutator.flush()} waits
+ * only for the rows it takes from the buffer itself: while HBase's periodic-flush timer has rows
+ * on their way, a concurrent {@code flush()} finds the buffer empty and returns before they are
+ * written. The commit would then advance offsets past rows HBase does not have. So HBase's timer
+ * is always off, and the sink's sender thread and {@link #flush()} take the same lock: a flush
+ * returns only after every row written before it has been acknowledged (or its failure is thrown).
  */
 public final class HBaseRowSink implements RowSink {
     private final Map<TableRole, BufferedMutator> mutators = new EnumMap<>(TableRole.class);
@@ -46,6 +53,9 @@ public final class HBaseRowSink implements RowSink {
     private final long[][] pendingBucketRows = new long[TableRole.values().length][];
     private final io.micrometer.core.instrument.Gauge bufferedBytes;
     private volatile long unflushedBytes;
+    /** Held while rows are on their way: by the periodic sender and by {@link #flush()}. */
+    private final Object sending = new Object();
+    private final java.util.concurrent.ScheduledExecutorService sender;
 
     public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings)
             throws IOException {
@@ -76,19 +86,49 @@ public final class HBaseRowSink implements RowSink {
                 if (settings.writeBufferBytes() > 0) {
                     params.writeBufferSize(settings.writeBufferBytes());
                 }
-                if (settings.periodicFlushMillis() > 0) {
-                    params.setWriteBufferPeriodicFlushTimeoutMs(settings.periodicFlushMillis());
-                }
+                // Off even if hbase-site.xml sets it: see the class comment.
+                params.setWriteBufferPeriodicFlushTimeoutMs(0);
                 mutators.put(table.getKey(), connection.getBufferedMutator(params));
             }
         } catch (IOException | RuntimeException e) {
             closeQuietly(e);
             throw e;
         }
+        this.sender = settings.periodicFlushMillis() > 0 ? startSender(settings.periodicFlushMillis()) : null;
         this.bufferedBytes = io.micrometer.core.instrument.Gauge.builder("rowflow.sink.unflushed.bytes", this,
                         HBaseRowSink::bufferedBytes)
                 .tag("thread", Thread.currentThread().getName())
                 .description("Bytes written to the sink since its last flush returned (at most a commit interval of rows)").register(metrics.registry());
+    }
+
+    private java.util.concurrent.ScheduledExecutorService startSender(long periodMillis) {
+        String name = "rowflow-sink-sender-" + Thread.currentThread().getName();
+        java.util.concurrent.ScheduledExecutorService executor =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+                    Thread thread = new Thread(runnable, name);
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        executor.scheduleWithFixedDelay(this::sendBuffered, periodMillis, periodMillis,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+        return executor;
+    }
+
+    /**
+     * Sends what the buffers hold so rows do not wait for the commit. A failure reaches the
+     * listener and so the next write or flush.
+     */
+    private void sendBuffered() {
+        synchronized (sending) {
+            for (BufferedMutator mutator : mutators.values()) {
+                try {
+                    mutator.flush();
+                } catch (IOException | RuntimeException e) {
+                    // The listener has the send failures; anything else shows again at the commit's flush.
+                    return;
+                }
+            }
+        }
     }
 
     /**
@@ -144,8 +184,10 @@ public final class HBaseRowSink implements RowSink {
         long start = System.nanoTime();
         boolean flushed = false;
         try {
-            for (BufferedMutator mutator : mutators.values()) {
-                mutator.flush();
+            synchronized (sending) {
+                for (BufferedMutator mutator : mutators.values()) {
+                    mutator.flush();
+                }
             }
             throwIfFailed();
             counters.apply().forEach(metrics::counterUpdates);
@@ -180,6 +222,7 @@ public final class HBaseRowSink implements RowSink {
     @Override
     public void close() throws IOException {
         metrics.registry().remove(bufferedBytes);
+        stopSender();
         IOException first = null;
         try {
             if (!counters.isEmpty()) {
@@ -225,6 +268,18 @@ public final class HBaseRowSink implements RowSink {
         RetriesExhaustedWithDetailsException e = failure.getAndSet(null);
         if (e != null) {
             throw e;
+        }
+    }
+
+    private void stopSender() {
+        if (sender != null) {
+            sender.shutdown();
+            try {
+                // A send in progress finishes (or fails into the listener) before the mutators close.
+                sender.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

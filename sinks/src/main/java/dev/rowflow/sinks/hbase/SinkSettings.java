@@ -1,12 +1,13 @@
 package dev.rowflow.sinks.hbase;
 
 /**
- * Buffering of one {@link HBaseRowSink}. A value of 0 means "inherit from hbase-site.xml"
- * ({@code hbase.client.write.buffer}, {@code hbase.client.write.buffer.periodicflush.timeout.ms}).
+ * Buffering of one {@link HBaseRowSink}.
  *
- * @param writeBufferBytes     bytes buffered per table before the mutator sends them
- * @param periodicFlushMillis  longest time a row waits in the buffer before it is sent; sending is
- *                             not committing: only {@link HBaseRowSink#flush()} marks rows durable
+ * @param writeBufferBytes     bytes buffered per table before the mutator sends them; 0 inherits
+ *                             {@code hbase.client.write.buffer}
+ * @param periodicFlushMillis  longest time a row waits in the buffer before the sink's sender
+ *                             thread sends it; 0 for no periodic sending. Sending is not
+ *                             committing: only {@link HBaseRowSink#flush()} marks rows durable
  */
 public record SinkSettings(long writeBufferBytes, long periodicFlushMillis) {
     public SinkSettings {

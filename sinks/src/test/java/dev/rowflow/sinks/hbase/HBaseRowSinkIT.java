@@ -2,6 +2,7 @@ package dev.rowflow.sinks.hbase;
 
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
+import dev.rowflow.embedded.WriteFaults;
 import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
@@ -32,10 +33,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class HBaseRowSinkIT {
     private static final byte[] FAMILY = Bytes.toBytes("d");
     private static Connection connection;
+    private static EmbeddedStack stack;
 
     @BeforeAll
-    static void connect(EmbeddedStack stack) {
-        connection = stack.hbase().connection();
+    static void connect(EmbeddedStack shared) {
+        stack = shared;
+        connection = shared.hbase().connection();
     }
 
     @Test
@@ -128,5 +131,59 @@ class HBaseRowSinkIT {
             second.flush();
             assertThat(Bytes.toLong(t.get(new Get(row)).getValue(family, count))).isEqualTo(211);
         }
+    }
+
+    /**
+     * A periodic send in flight when the commit flushes: the flush must wait for it. (HBase's own
+     * periodic flush takes the rows out of the buffer on its timer thread, and a concurrent
+     * BufferedMutator.flush() then finds the buffer empty and returns while they are still on
+     * their way: offsets committed for rows HBase does not have. HBaseOutageIT found it.)
+     */
+    @Test
+    void shouldReturnFromFlushOnlyWhenRowsSentInTheBackgroundAreWritten() throws Exception {
+        TableDefinition table = new TableDefinition(TableName.valueOf("sink_periodic"), FAMILY, FamilySettings.DEFAULT,
+                RowKeyLayout.parse("hostname:text", null));
+        try (Admin admin = connection.getAdmin()) {
+            new TableAdmin(admin).createOrCheck(table);
+        }
+        stack.hbase().injectWriteFaults(table.name());
+        WriteFaults.hold(table.name());
+        java.util.concurrent.ExecutorService committer = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (HBaseRowSink sink = new HBaseRowSink(connection, Map.of(TableRole.LOG_DATA, table), new SinkSettings(0, 50))) {
+            for (int i = 0; i < 100; i++) {
+                sink.write(new Row(TableRole.LOG_DATA, Bytes.toBytes("host-" + i), 1_000,
+                        List.of(new Cell(FAMILY, Bytes.toBytes("m"), Bytes.toBytes(i)))));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (WriteFaults.batches(table.name()) == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(WriteFaults.batches(table.name())).as("the periodic send reached the region server").isPositive();
+
+            java.util.concurrent.Future<?> flush = committer.submit(() -> {
+                sink.flush();
+                return null;
+            });
+            // The rows are held on the server: a flush that returns now has not made them durable.
+            assertThatThrownBy(() -> flush.get(2, TimeUnit.SECONDS))
+                    .isInstanceOf(java.util.concurrent.TimeoutException.class);
+            WriteFaults.release(table.name());
+            flush.get(30, TimeUnit.SECONDS);
+            assertThat(rows(table.name())).isEqualTo(100);
+        } finally {
+            WriteFaults.release(table.name());
+            committer.shutdownNow();
+        }
+    }
+
+    private static long rows(TableName name) throws Exception {
+        long rows = 0;
+        try (Table t = connection.getTable(name);
+             org.apache.hadoop.hbase.client.ResultScanner scanner = t.getScanner(new org.apache.hadoop.hbase.client.Scan())) {
+            for (Result ignored : scanner) {
+                rows++;
+            }
+        }
+        return rows;
     }
 }

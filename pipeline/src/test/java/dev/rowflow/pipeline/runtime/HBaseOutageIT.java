@@ -1,0 +1,105 @@
+package dev.rowflow.pipeline.runtime;
+
+import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.embedded.EmbeddedStackExtension;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.load.LogEventGenerator;
+import dev.rowflow.pipeline.load.LogEventProducer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * HBase unavailable for 30 s in the middle of a run: the region server is stopped and a new one
+ * started. The pipeline backs off (the client retries, the commit waits for the flush), commits
+ * nothing it has not written, and resumes by itself: in the end every event once.
+ */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+@ExtendWith(EmbeddedStackExtension.class)
+class HBaseOutageIT {
+    private static final int EVENTS = 30_000;
+    private static EmbeddedStack stack;
+
+    @BeforeAll
+    static void shareStack(EmbeddedStack shared) {
+        stack = shared;
+    }
+
+    @Test
+    void shouldLoseNothingWhenHBaseIsGoneForThirtySecondsMidRun() throws Exception {
+        Map<String, Object> props = new HashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "it-outage");
+        props.put(RowflowConfig.LOGS_TOPIC_CONFIG, "outage-logs");
+        props.put(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG, "outage-logs.dead-letter");
+        props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "outage_data");
+        props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "outage_index");
+        props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, "outage_summary");
+        props.put(RowflowConfig.LOG_DATA_LAYOUT_CONFIG, "bucket(4) | timestamp:ts, hostname:text, eventType:text");
+        props.put("kafka.commit.interval.ms", "500");
+        RowflowConfig config = new RowflowConfig(props);
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, "outage-logs", Optional.of(2), Duration.ofSeconds(30));
+            try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), "outage-logs")) {
+                producer.sendAll(new LogEventGenerator(23, 30, 1_700_000_000_000L), EVENTS, () -> false);
+            }
+
+            long committedAtOutage = -1;
+            try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry())) {
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
+                long committed = 0;
+                while (System.nanoTime() < deadline && committed != EVENTS) {
+                    assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
+                    committed = EVENTS - KafkaTopics.uncommitted(admin, "it-outage", "outage-logs");
+                    // The invariant behind "0 lost": what is committed is in HBase, at every moment.
+                    assertThat(rows("outage_data")).as("data rows while %d events are committed", committed)
+                            .isGreaterThanOrEqualTo(committed);
+                    assertThat(rows("outage_index")).as("index rows while %d events are committed", committed)
+                            .isGreaterThanOrEqualTo(committed);
+                    if (committedAtOutage < 0 && committed >= 3_000) {
+                        committedAtOutage = committed;
+                        stack.hbase().restartRegionServer(Duration.ofSeconds(30));
+                        System.out.printf("HBaseOutageIT: %d of %d events committed when HBase went away for 30 s%n",
+                                committedAtOutage, EVENTS);
+                    }
+                    Thread.sleep(500);
+                }
+                assertThat(committed).as("events committed after the outage").isEqualTo(EVENTS);
+            }
+            assertThat(committedAtOutage).as("events committed when HBase went away").isBetween(3_000L, EVENTS - 1L);
+            assertThat(rows("outage_data")).isEqualTo(EVENTS);
+            assertThat(rows("outage_index")).isEqualTo(EVENTS);
+            // HBase being away is not the records' fault: none was set aside.
+            assertThat(KafkaTopics.endOffsets(admin, "outage-logs.dead-letter").values().stream()
+                    .mapToLong(Long::longValue).sum()).as("dead letters").isZero();
+        }
+    }
+
+    private static long rows(String table) throws Exception {
+        long rows = 0;
+        try (Table t = stack.hbase().connection().getTable(TableName.valueOf(table));
+             ResultScanner scanner = t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(5_000))) {
+            for (Result ignored : scanner) {
+                rows++;
+            }
+        }
+        return rows;
+    }
+}
