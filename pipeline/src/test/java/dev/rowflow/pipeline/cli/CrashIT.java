@@ -27,8 +27,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +34,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -92,18 +91,16 @@ class CrashIT {
             java.util.Random random = new java.util.Random(seed);
             long[] killPoints = random.longs(KILLS, EVENTS / 20, EVENTS * 9L / 10).sorted().toArray();
             for (long killAt : killPoints) {
-                Process rowflow = start(configFile, dir);
-                long committed = awaitCommitted(admin, killAt, rowflow, dir);
-                rowflow.destroyForcibly(); // SIGKILL: no shutdown hook, no final commit
-                assertThat(rowflow.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                RowflowProcess rowflow = RowflowProcess.start(configFile, dir, List.of("-Xmx512m"));
+                long committed = awaitCommitted(admin, killAt, rowflow);
+                rowflow.kill();
                 assertThat(committed).as("killed mid-run (seed %d)", seed).isLessThan(EVENTS);
             }
-            Process rowflow = start(configFile, dir);
+            RowflowProcess rowflow = RowflowProcess.start(configFile, dir, List.of("-Xmx512m"));
             try {
-                awaitCommitted(admin, EVENTS, rowflow, dir);
+                awaitCommitted(admin, EVENTS, rowflow);
             } finally {
-                rowflow.destroy();
-                rowflow.waitFor(60, TimeUnit.SECONDS);
+                rowflow.stop();
             }
         }
 
@@ -156,38 +153,17 @@ class CrashIT {
         }
     }
 
-    private static Process start(Path configFile, Path dir) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-jar", System.getProperty("rowflow.pipeline.jar"), "run", "--config", configFile.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("rowflow.log").toFile()));
-        builder.environment().put("ROWFLOW_CONFIG_METRICS_PORT", Integer.toString(freePort()));
-        return builder.start();
-    }
-
-    private static long awaitCommitted(Admin admin, long target, Process rowflow, Path dir) throws Exception {
+    private static long awaitCommitted(Admin admin, long target, RowflowProcess rowflow) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         long committed = 0;
         while (System.nanoTime() < deadline) {
-            assertThat(rowflow.isAlive()).as("rowflow alive; its log:%n%s", tail(dir)).isTrue();
+            assertThat(rowflow.isAlive()).as("rowflow alive; its log:%n%s", rowflow.logTail()).isTrue();
             committed = EVENTS - KafkaTopics.uncommitted(admin, GROUP, TOPIC);
             if (committed >= target) {
                 return committed;
             }
             Thread.sleep(100);
         }
-        throw new AssertionError("only " + committed + " of " + target + " committed; log:\n" + tail(dir));
-    }
-
-    private static String tail(Path dir) throws Exception {
-        String log = Files.readString(dir.resolve("rowflow.log"));
-        return log.substring(Math.max(0, log.length() - 5_000));
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        throw new AssertionError("only " + committed + " of " + target + " committed; log:\n" + rowflow.logTail());
     }
 }
