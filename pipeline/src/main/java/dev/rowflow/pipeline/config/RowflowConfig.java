@@ -87,6 +87,13 @@ public final class RowflowConfig extends AbstractConfig {
             "CUSTOMER++ (seed 002, 1.11.3.1): customers and their orders in the order table under one customer "
                     + "prefix, so one scan reads everything about a customer. Not with orders.design=normalized.";
 
+    public static final String MAX_LINE_ITEMS_CONFIG = "orders.max.line.items";
+    private static final String MAX_LINE_ITEMS_DOC =
+            "Most line items an order may have; a larger order goes to the orders dead-letter topic (reason "
+                    + "'invalid lineItems'). One order is written in one flush: its rows (record-types, normalized), "
+                    + "its one wide row (denormalized) or its one cell (blob) must stay a size HBase and the "
+                    + "repartition topic take.";
+
     public static final String ORDER_LAYOUT_CONFIG = "keying.layout.order";
     private static final String ORDER_LAYOUT_DOC =
             "Order key [customer][order]: customerNumber:E, orderNumber:E with E text (raw), md5 or uid (customer "
@@ -221,6 +228,7 @@ public final class RowflowConfig extends AbstractConfig {
                     ConfigDef.ValidString.in(java.util.Arrays.stream(OrderDesign.values()).map(OrderDesign::token)
                             .toArray(String[]::new)), Importance.HIGH, ORDER_DESIGN_DOC)
             .define(CUSTOMER_PLUS_PLUS_CONFIG, Type.BOOLEAN, false, Importance.HIGH, CUSTOMER_PLUS_PLUS_DOC)
+            .define(MAX_LINE_ITEMS_CONFIG, Type.INT, 10_000, Range.atLeast(1), Importance.LOW, MAX_LINE_ITEMS_DOC)
             .define(ORDER_LAYOUT_CONFIG, Type.STRING, OrderRows.DEFAULT_LAYOUT, new OrderLayoutValidator(),
                     Importance.HIGH, ORDER_LAYOUT_DOC)
             .define(CUSTOMER_TABLE_CONFIG, Type.STRING, "customer", new ConfigDef.NonEmptyString(),

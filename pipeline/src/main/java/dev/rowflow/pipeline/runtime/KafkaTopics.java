@@ -27,8 +27,14 @@ public final class KafkaTopics {
      */
     public static void createIfAbsent(Admin admin, String topic, Optional<Integer> partitions, Duration timeout)
             throws InterruptedException {
+        createIfAbsent(admin, topic, partitions, Map.of(), timeout);
+    }
+
+    /** As {@link #createIfAbsent(Admin, String, Optional, Duration)}, a new topic with {@code configs}. */
+    public static void createIfAbsent(Admin admin, String topic, Optional<Integer> partitions,
+                                      Map<String, String> configs, Duration timeout) throws InterruptedException {
         try {
-            admin.createTopics(Set.of(new NewTopic(topic, partitions, Optional.empty()))).all().get();
+            admin.createTopics(Set.of(new NewTopic(topic, partitions, Optional.empty()).configs(configs))).all().get();
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new IllegalStateException("cannot create topic " + topic + ": " + e.getCause().getMessage(),
@@ -36,6 +42,26 @@ public final class KafkaTopics {
             }
         }
         awaitLeaders(admin, topic, timeout);
+    }
+
+    /**
+     * The largest record batch {@code topic} accepts ({@code max.message.bytes}, the topic's own or
+     * the broker's default), or empty if it does not exist.
+     */
+    public static java.util.OptionalInt maxMessageBytes(Admin admin, String topic) throws InterruptedException {
+        org.apache.kafka.common.config.ConfigResource resource = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+        try {
+            org.apache.kafka.clients.admin.ConfigEntry entry = admin.describeConfigs(Set.of(resource)).all().get()
+                    .get(resource).get(org.apache.kafka.common.config.TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            return entry == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(Integer.parseInt(entry.value()));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                return java.util.OptionalInt.empty();
+            }
+            throw new IllegalStateException("cannot describe topic " + topic + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        }
     }
 
     /** The number of partitions of {@code topic}, or empty if it does not exist. */

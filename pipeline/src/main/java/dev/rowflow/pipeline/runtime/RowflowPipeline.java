@@ -130,11 +130,10 @@ public final class RowflowPipeline implements AutoCloseable {
             SinkMetrics sinkMetrics = new SinkMetrics(registry, tables);
             SinkFactory sinks = () -> new HBaseRowSink(hbase, tables, sinkSettings, sinkMetrics);
             StreamsBuilder builder = new StreamsBuilder();
+            int largestRecord;
             try (org.apache.kafka.clients.admin.Admin kafka = org.apache.kafka.clients.admin.Admin.create(
                     config.kafkaProperties())) {
-                for (String deadLetter : config.deadLetterTopics().values()) {
-                    KafkaTopics.createIfAbsent(kafka, deadLetter, Optional.empty(), Duration.ofSeconds(60));
-                }
+                largestRecord = createDeadLetterTopics(kafka, config.deadLetterTopics());
                 if (config.runs(RowflowConfig.LOGS_PIPELINE)) {
                     LogEventTopology.addTo(builder, config.getString(RowflowConfig.LOGS_TOPIC_CONFIG),
                             config.logEventRows(uids), config.logSummary(), config.timestampPolicy(), sinks,
@@ -146,12 +145,18 @@ public final class RowflowPipeline implements AutoCloseable {
                             RowflowConfig.CUSTOMERS_TOPIC_CONFIG, customers, "no such topic; create it (compacted, "
                             + "keyed by customer number) before starting the orders pipeline"));
                     OrderTopology.addTo(builder, customers, config.getString(RowflowConfig.ORDERS_TOPIC_CONFIG),
-                            partitions, config.orderRows(uids), config.timestampPolicy(), sinks, flushBeforeCommit);
+                            partitions, config.getInt(RowflowConfig.MAX_LINE_ITEMS_CONFIG), config.orderRows(uids), config.timestampPolicy(), sinks, flushBeforeCommit);
                 }
             }
             Topology topology = builder.build();
             java.util.Properties streamsProperties = StreamsProperties.of(config);
             streamsProperties.put(DeadLetterTopics.METRICS_CONFIG, registry);
+            // Whatever an input topic took, rowflow can send on: to its dead-letter topic, and (orders)
+            // to the repartition topic. A user's kafka.max.request.size / kafka.topic.max.message.bytes win.
+            streamsProperties.putIfAbsent(org.apache.kafka.clients.producer.ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                    largestRecord);
+            streamsProperties.putIfAbsent(org.apache.kafka.streams.StreamsConfig.topicPrefix(
+                    org.apache.kafka.common.config.TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(largestRecord));
             KafkaStreams streams = new KafkaStreams(topology, streamsProperties, flushBeforeCommit.clientSupplier());
             // A failed commit (HBase flush) or write kills the stream thread; a new thread re-reads
             // from the last committed offsets, so nothing is skipped.
@@ -176,6 +181,38 @@ public final class RowflowPipeline implements AutoCloseable {
             throw e;
         }
     }
+
+    /**
+     * Creates the dead-letter topics that are missing, each taking records up to its input topic's
+     * {@code max.message.bytes} plus {@link #DEAD_LETTER_HEADROOM} for the error headers: a dead
+     * letter is its input record unchanged, so a topic that took a 4 MB record must be able to set
+     * it aside. An existing dead-letter topic that takes less is reported, not changed.
+     *
+     * @return the largest record any of them takes, for the producer's {@code max.request.size}
+     */
+    static int createDeadLetterTopics(org.apache.kafka.clients.admin.Admin kafka, Map<String, String> byInput)
+            throws InterruptedException {
+        int largest = 1024 * 1024; // the producer's default max.request.size
+        for (Map.Entry<String, String> pair : byInput.entrySet()) {
+            java.util.OptionalInt inputMax = KafkaTopics.maxMessageBytes(kafka, pair.getKey());
+            java.util.OptionalInt deadLetterMax = inputMax.isPresent()
+                    ? java.util.OptionalInt.of(inputMax.getAsInt() + DEAD_LETTER_HEADROOM) : java.util.OptionalInt.empty();
+            KafkaTopics.createIfAbsent(kafka, pair.getValue(), Optional.empty(), deadLetterMax.isPresent()
+                    ? Map.of(org.apache.kafka.common.config.TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                    Integer.toString(deadLetterMax.getAsInt())) : Map.of(), Duration.ofSeconds(60));
+            int actual = KafkaTopics.maxMessageBytes(kafka, pair.getValue()).orElse(0);
+            if (inputMax.isPresent() && actual < inputMax.getAsInt() + DEAD_LETTER_HEADROOM) {
+                LOG.warn("dead-letter topic {} takes records up to {} bytes, its input {} up to {}: a bad record near "
+                                + "that size cannot be set aside and would stop the flow; raise {}'s max.message.bytes",
+                        pair.getValue(), actual, pair.getKey(), inputMax.getAsInt(), pair.getValue());
+            }
+            largest = Math.max(largest, actual);
+        }
+        return largest;
+    }
+
+    /** Room for the {@code __streams.errors.*} headers (the stack trace is the large one) on a dead letter. */
+    static final int DEAD_LETTER_HEADROOM = 256 * 1024;
 
     /**
      * Creates the tables that are missing and checks the key layout recorded in each.

@@ -5,6 +5,7 @@ import dev.rowflow.pipeline.topology.RecordErrorHandler;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import dev.rowflow.pipeline.topology.DeadLetterDeserializationHandler;
+import dev.rowflow.pipeline.topology.DeadLetterProductionHandler;
 import dev.rowflow.pipeline.topology.DeadLetterTopics;
 import dev.rowflow.pipeline.topology.OrderTopology;
 
@@ -39,6 +40,7 @@ public final class StreamsProperties {
         props.put(DeadLetterTopics.CONFIG, DeadLetterTopics.format(deadLetters));
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordErrorHandler.class);
+        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProductionHandler.class);
         props.putAll(config.kafkaProperties());
         return props;
     }

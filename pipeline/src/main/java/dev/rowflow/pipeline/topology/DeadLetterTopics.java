@@ -75,6 +75,11 @@ public final class DeadLetterTopics {
         return List.of(ExceptionHandlerUtils.buildDeadLetterQueueRecord(deadLetter, key, value, context, exception));
     }
 
+    /** Whether {@code topic} is one of the dead-letter topics. */
+    boolean isDeadLetterTopic(String topic) {
+        return byInput.containsValue(topic);
+    }
+
     /** {@code invalid <field>} for a record rowflow refused, else the exception's class: a small, fixed set. */
     static String reason(Throwable exception) {
         for (Throwable t = exception; t != null; t = t.getCause()) {

@@ -45,10 +45,11 @@ public final class OrderTopology {
     }
 
     /**
-     * @param partitions partitions of the customers topic, for the repartitioned orders
+     * @param partitions   partitions of the customers topic, for the repartitioned orders
+     * @param maxLineItems most line items of an order; larger ones are set aside
      */
     public static void addTo(StreamsBuilder builder, String customersTopic, String ordersTopic, int partitions,
-                             OrderRows rows, TimestampPolicy timestamps, SinkFactory sinks,
+                             int maxLineItems, OrderRows rows, TimestampPolicy timestamps, SinkFactory sinks,
                              FlushBeforeCommit flushBeforeCommit) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CUSTOMERS_STORE),
                 Serdes.String(), EventSerdes.customers()));
@@ -60,7 +61,7 @@ public final class OrderTopology {
                         CUSTOMERS_STORE, AWAITING_STORE);
 
         builder.stream(ordersTopic, Consumed.with(Serdes.ByteArray(), EventSerdes.orders()).withName(ORDERS_SOURCE))
-                .selectKey((key, order) -> checked(rows, order), Named.as("by-customer"))
+                .selectKey((key, order) -> checked(rows, maxLineItems, order), Named.as("by-customer"))
                 .repartition(Repartitioned.with(Serdes.String(), EventSerdes.orders()).withName(REPARTITION)
                         .withNumberOfPartitions(partitions))
                 .process(() -> new OrderWriter(rows, timestamps, sinks, flushBeforeCommit), Named.as(ORDER_WRITER),
@@ -71,9 +72,14 @@ public final class OrderTopology {
      * The customer number of a valid order. Checked before the repartition, so a bad order goes
      * to the dead-letter topic with its place in the orders topic.
      */
-    private static String checked(OrderRows rows, Order order) {
+    private static String checked(OrderRows rows, int maxLineItems, Order order) {
         if (order == null) {
             throw new InvalidEventException("value", null, "the orders topic carries no tombstones (null values)");
+        }
+        int lineItems = order.getShippingLocations().stream().mapToInt(location -> location.getLineItems().size()).sum();
+        if (lineItems > maxLineItems) {
+            throw new InvalidEventException("lineItems", lineItems + " line items in order " + order.getOrderNumber(),
+                    "more than orders.max.line.items=" + maxLineItems);
         }
         rows.rowsOf(order, null);
         return order.getCustomerNumber();

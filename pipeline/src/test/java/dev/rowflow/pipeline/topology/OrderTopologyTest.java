@@ -48,7 +48,8 @@ class OrderTopologyTest {
         RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092",
                 RowflowConfig.PIPELINES_CONFIG, "orders"));
         StreamsBuilder builder = new StreamsBuilder();
-        OrderTopology.addTo(builder, "customers", "orders", 1, rows, config.timestampPolicy(), () -> sink,
+        OrderTopology.addTo(builder, "customers", "orders", 1,
+                config.getInt(RowflowConfig.MAX_LINE_ITEMS_CONFIG), rows, config.timestampPolicy(), () -> sink,
                 new FlushBeforeCommit());
         driver = new TopologyTestDriver(builder.build(), StreamsProperties.of(config));
         customers = driver.createInputTopic("customers", new ByteArraySerializer(), new ByteArraySerializer());
