@@ -293,28 +293,28 @@ class LogPipelineIT {
         assertThat(deadLettersByReason).isEqualTo(Map.of("SerializationException", 5.0, "invalid hostname", 1.0,
                 "invalid value", 1.0, "invalid cell m", 1.0, "invalid row key", 1.0, "invalid text key part", 1.0,
                 "invalid timestamp", 2.0));
-        List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetterTopic, 12);
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(), deadLetterTopic, 12);
         assertThat(dead).hasSize(12);
-        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+        assertThat(dead).extracting(r -> TopicReader.header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
                 .startsWith("invalid cell m '").contains("over the cell size limit of 100000 bytes"));
-        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+        assertThat(dead).extracting(r -> TopicReader.header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
                 .startsWith("invalid row key '").contains("HBase row keys are 1 to 32767 bytes"));
-        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+        assertThat(dead).extracting(r -> TopicReader.header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
                 .isEqualTo("invalid hostname '': must not be empty"));
-        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+        assertThat(dead).extracting(r -> TopicReader.header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
                 .contains("no tombstones"));
-        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+        assertThat(dead).extracting(r -> TopicReader.header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
                 .contains("the producer sent bytes that are not UTF-8"));
-        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+        assertThat(dead).extracting(r -> TopicReader.header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
                 .isEqualTo("invalid timestamp '-5': is before 1970"));
-        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
+        assertThat(dead).extracting(r -> TopicReader.header(r, "__streams.errors.message")).anySatisfy(m -> assertThat(m)
                 .contains("ms ahead of the record's timestamp"));
         // Set aside unchanged: the bytes on the dead-letter topic are the bytes produced.
         assertThat(dead).extracting(ConsumerRecord::value).anySatisfy(v -> assertThat(v).isEqualTo(truncated))
                 .anySatisfy(v -> assertThat(v).isEqualTo(unknownSchema)).anySatisfy(v -> assertThat(v).isEqualTo(notUtf8))
                 .anySatisfy(v -> assertThat(v).isEqualTo(customer)).anySatisfy(v -> assertThat(v).isEmpty());
-        assertThat(dead).allSatisfy(r -> assertThat(header(r, "__streams.errors.topic")).isEqualTo(topic(config)));
-        assertThat(dead).filteredOn(r -> header(r, "__streams.errors.exception").contains("Serialization"))
+        assertThat(dead).allSatisfy(r -> assertThat(TopicReader.header(r, "__streams.errors.topic")).isEqualTo(topic(config)));
+        assertThat(dead).filteredOn(r -> TopicReader.header(r, "__streams.errors.exception").contains("Serialization"))
                 .hasSize(5).anySatisfy(r -> assertThat(new String(r.value(), StandardCharsets.UTF_8))
                         .isEqualTo("this is not avro"));
     }
@@ -551,30 +551,6 @@ class LogPipelineIT {
             }
         }
         return rows;
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expected) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka().bootstrapServers());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + topic);
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (records.size() < expected && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-            // Anything beyond the expected records would be a record set aside by mistake.
-            consumer.poll(Duration.ofSeconds(1)).forEach(records::add);
-        }
-        return records;
-    }
-
-    private static String header(ConsumerRecord<?, ?> record, String name) {
-        var header = record.headers().lastHeader(name);
-        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 
     private static String string(Result result, String family, String qualifier) {

@@ -17,6 +17,7 @@ import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.load.OlderSchemas;
 import dev.rowflow.pipeline.load.OrderGenerator;
 import dev.rowflow.pipeline.load.OrderProducer;
+import dev.rowflow.pipeline.serde.EventSerdes;
 import dev.rowflow.pipeline.topology.OrderTopology;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.TableDefinition;
@@ -137,6 +138,122 @@ class OrderPipelineIT {
                 }
             }
         }
+    }
+
+    /**
+     * Bad customers and orders among good ones on the real stack: an empty customer number on each
+     * topic, a tombstone on each topic, and an order of 100,000 line items (1.3 MB, on a topic that
+     * takes 4 MB). Each bad record is set aside unchanged on its input's dead-letter topic with its
+     * reason; every good one becomes exactly its rows; nothing else happens.
+     */
+    @Test
+    void shouldSetAsideBadCustomersAndOrdersAndWriteEveryGoodOne() throws Exception {
+        RowflowConfig config = config("orders-bad", Map.of());
+        int topicMaxBytes = 4 * 1024 * 1024;
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            admin.createTopics(List.of(
+                    new NewTopic(topic(config, true), 2, (short) 1).configs(Map.of("cleanup.policy", "compact")),
+                    new NewTopic(topic(config, false), 2, (short) 1).configs(Map.of("max.message.bytes",
+                            Integer.toString(topicMaxBytes))))).all().get();
+            KafkaTopics.awaitLeaders(admin, topic(config, true), Duration.ofSeconds(30));
+            KafkaTopics.awaitLeaders(admin, topic(config, false), Duration.ofSeconds(30));
+        }
+        OrderGenerator generator = new OrderGenerator(13, CUSTOMERS, 1_700_000_000_000L);
+        List<Order> orders = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            orders.add(generator.nextOrder());
+        }
+        Order noCustomer = Order.newBuilder(generator.nextOrder()).setCustomerNumber("").build();
+        Order huge = generator.nextOrder();
+        List<dev.rowflow.events.LineItem> items = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            items.add(new dev.rowflow.events.LineItem(String.format("I-%05d", i % 50_000), 1, 99L));
+        }
+        huge.getShippingLocations().get(0).setLineItems(items);
+        huge.getShippingLocations().subList(1, huge.getShippingLocations().size()).clear();
+        byte[] hugeBytes = EventSerdes.orders().serializer().serialize(topic(config, false), huge);
+        assertThat(hugeBytes.length).as("the large order's size").isBetween(1024 * 1024, topicMaxBytes);
+        Customer emptyNumber = Customer.newBuilder(OrderGenerator.customer(1)).setCustomerNumber("").build();
+        byte[] emptyNumberBytes = EventSerdes.customers().serializer().serialize(topic(config, true), emptyNumber);
+
+        io.micrometer.core.instrument.MeterRegistry registry = new SimpleMeterRegistry();
+        Map<String, Object> producerProps = new HashMap<>(config.kafkaProperties());
+        producerProps.put("max.request.size", topicMaxBytes);
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, registry);
+             org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer =
+                     new org.apache.kafka.clients.producer.KafkaProducer<>(producerProps,
+                             new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                             new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            String customers = topic(config, true);
+            String ordersTopic = topic(config, false);
+            for (int c = 1; c <= CUSTOMERS; c++) {
+                Customer customer = OrderGenerator.customer(c);
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(customers, null, CUSTOMER_TIME + c,
+                        bytes(customer.getCustomerNumber()), EventSerdes.customers().serializer().serialize(customers, customer)));
+                if (c == 30) {
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(customers, bytes(""), emptyNumberBytes));
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(customers,
+                            bytes(OrderGenerator.customerNumber(7)), null));
+                }
+            }
+            producer.flush();
+            for (int i = 0; i < orders.size(); i++) {
+                Order order = orders.get(i);
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(ordersTopic,
+                        bytes(order.getOrderNumber()), EventSerdes.orders().serializer().serialize(ordersTopic, order)));
+                if (i == 50) {
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(ordersTopic,
+                            bytes(noCustomer.getOrderNumber()), EventSerdes.orders().serializer().serialize(ordersTopic, noCustomer)));
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(ordersTopic,
+                            bytes(orders.get(3).getOrderNumber()), null));
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(ordersTopic,
+                            bytes(huge.getOrderNumber()), hugeBytes));
+                }
+            }
+            producer.flush();
+            awaitCommitted(pipeline, config);
+
+            OrderRows rows = config.orderRows(uids(config));
+            Map<String, Set<String>> expected = expected(rows, orders);
+            assertThat(stored(config, rows)).isEqualTo(expected);
+            assertThat(countOf(expected, TableRole.ORDER_INDEX)).isEqualTo(orders.size());
+
+            String customersDead = config.getString(RowflowConfig.CUSTOMERS_DEAD_LETTER_TOPIC_CONFIG);
+            String ordersDead = config.getString(RowflowConfig.ORDERS_DEAD_LETTER_TOPIC_CONFIG);
+            assertThat(deadLettersByReason(registry, customersDead))
+                    .isEqualTo(Map.of("invalid customerNumber", 1.0, "invalid value", 1.0));
+            assertThat(deadLettersByReason(registry, ordersDead))
+                    .isEqualTo(Map.of("invalid customerNumber", 1.0, "invalid value", 1.0, "invalid lineItems", 1.0));
+
+            var deadCustomers = TopicReader.readAll(stack.kafka().bootstrapServers(), customersDead, 2);
+            assertThat(deadCustomers).hasSize(2);
+            assertThat(deadCustomers).allSatisfy(r -> assertThat(TopicReader.header(r, "__streams.errors.topic"))
+                    .isEqualTo(customers));
+            assertThat(deadCustomers).anySatisfy(r -> assertThat(r.value()).isEqualTo(emptyNumberBytes));
+            assertThat(deadCustomers).anySatisfy(r -> assertThat(r.value()).isNull());
+
+            var deadOrders = TopicReader.readAll(stack.kafka().bootstrapServers(), ordersDead, 3);
+            assertThat(deadOrders).hasSize(3);
+            assertThat(deadOrders).allSatisfy(r -> assertThat(TopicReader.header(r, "__streams.errors.topic"))
+                    .isEqualTo(ordersTopic));
+            var hugeDead = deadOrders.stream().filter(r -> r.value() != null && r.value().length == hugeBytes.length)
+                    .findFirst().orElseThrow();
+            assertThat(hugeDead.value()).as("the large order, unchanged").isEqualTo(hugeBytes);
+            assertThat(TopicReader.header(hugeDead, "__streams.errors.message"))
+                    .contains("100000 line items").contains("orders.max.line.items=10000");
+        }
+    }
+
+    private static Map<String, Double> deadLettersByReason(io.micrometer.core.instrument.MeterRegistry registry,
+                                                           String topic) {
+        Map<String, Double> byReason = new TreeMap<>();
+        registry.find("rowflow.dead.letters").tag("topic", topic).counters()
+                .forEach(c -> byReason.put(c.getId().getTag("reason"), c.count()));
+        return byReason;
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The row counts each design promises, counted from the order structure, not from keying. */
