@@ -1,12 +1,12 @@
 package dev.rowflow.pipeline.cli;
 
+import dev.rowflow.pipeline.RowflowBuild;
 import picocli.CommandLine.IVersionProvider;
 
-/** The version from the jar manifest, or "development" when run from classes. */
+/** {@code --version}: the version from the jar manifest ({@link RowflowBuild#version()}). */
 public final class RowflowVersion implements IVersionProvider {
     public static String version() {
-        String version = Rowflow.class.getPackage().getImplementationVersion();
-        return version == null ? "development" : version;
+        return RowflowBuild.version();
     }
 
     @Override

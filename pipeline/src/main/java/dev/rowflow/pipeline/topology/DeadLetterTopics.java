@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.pipeline.RowflowBuild;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -17,8 +18,8 @@ import java.util.Map;
  * read from. Kafka Streams' own dead-letter support (KIP-1034) knows a single topic per
  * application; rowflow reads several inputs, and a user looking for a bad order should not have
  * to dig through bad log events. The records are built the way Kafka Streams builds them: the
- * raw source key and value, with the {@code __streams.errors.*} headers (exception, message,
- * stack trace, topic, partition, offset).
+ * raw source key and value and timestamp, with the {@code __streams.errors.*} headers (exception,
+ * message, stack trace, topic, partition, offset) and {@value #VERSION_HEADER}.
  *
  * <p>Passed to the handlers as the Streams property {@value #CONFIG}: {@code input=dead-letter}
  * pairs, comma-separated. Each dead letter is counted in {@code rowflow_dead_letters_total} by
@@ -28,6 +29,8 @@ public final class DeadLetterTopics {
     public static final String CONFIG = "rowflow.dead.letter.topics";
     /** Streams property holding the {@link MeterRegistry} the dead letters are counted in, if any. */
     public static final String METRICS_CONFIG = "rowflow.metrics.registry";
+    /** Header carrying the version of rowflow that set the record aside. */
+    public static final String VERSION_HEADER = "rowflow.version";
 
     private final Map<String, String> byInput;
     private final MeterRegistry registry;
@@ -72,7 +75,11 @@ public final class DeadLetterTopics {
         }
         // rowflow_dead_letters_total{topic, reason}: the reason is the field at fault or the kind of failure.
         registry.counter("rowflow.dead.letters", "topic", deadLetter, "reason", reason(exception)).increment();
-        return List.of(ExceptionHandlerUtils.buildDeadLetterQueueRecord(deadLetter, key, value, context, exception));
+        ProducerRecord<byte[], byte[]> record = ExceptionHandlerUtils.buildDeadLetterQueueRecord(deadLetter, key, value,
+                context, exception);
+        // Which rowflow set it aside: a reason that changes between versions can be told apart.
+        record.headers().add(VERSION_HEADER, RowflowBuild.version().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return List.of(record);
     }
 
     /** Whether {@code topic} is one of the dead-letter topics. */

@@ -314,6 +314,15 @@ class LogPipelineIT {
                 .anySatisfy(v -> assertThat(v).isEqualTo(unknownSchema)).anySatisfy(v -> assertThat(v).isEqualTo(notUtf8))
                 .anySatisfy(v -> assertThat(v).isEqualTo(customer)).anySatisfy(v -> assertThat(v).isEmpty());
         assertThat(dead).allSatisfy(r -> assertThat(TopicReader.header(r, "__streams.errors.topic")).isEqualTo(topic(config)));
+        // Where it came from and who set it aside: partition, offset, the source timestamp, rowflow's version.
+        assertThat(dead).allSatisfy(r -> {
+            assertThat(Integer.parseInt(TopicReader.header(r, "__streams.errors.partition"))).isBetween(0, 3);
+            assertThat(Long.parseLong(TopicReader.header(r, "__streams.errors.offset"))).isNotNegative();
+            assertThat(TopicReader.header(r, dev.rowflow.pipeline.topology.DeadLetterTopics.VERSION_HEADER))
+                    .isEqualTo(dev.rowflow.pipeline.RowflowBuild.version());
+        });
+        assertThat(dead.stream().map(r -> TopicReader.header(r, "__streams.errors.partition") + "@"
+                + TopicReader.header(r, "__streams.errors.offset")).distinct()).hasSize(12);
         assertThat(dead).filteredOn(r -> TopicReader.header(r, "__streams.errors.exception").contains("Serialization"))
                 .hasSize(5).anySatisfy(r -> assertThat(new String(r.value(), StandardCharsets.UTF_8))
                         .isEqualTo("this is not avro"));
