@@ -8,6 +8,7 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.KeyEncoding;
 import dev.rowflow.keying.layout.KeyEncodings;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
@@ -217,6 +218,21 @@ public final class OrderRows {
     public byte[] orderPrefix(String customerNumber, String orderNumber) {
         List<Object> values = orderValues(customerNumber, orderNumber);
         return prefix(orderRowLayout.parts().subList(0, values.size()), values.toArray());
+    }
+
+    /**
+     * {@link #orderPrefix} from the order row's key alone, as an index row gives it (a hashed
+     * customer or order number cannot be decoded back): the key without its row type byte, or,
+     * where the order row ends with the order number, the key plus that part's terminator.
+     */
+    public byte[] orderPrefixOf(byte[] orderRowKey) {
+        int orderParts = customerPlusPlus ? 3 : 2;
+        if (orderRowLayout.parts().size() > orderParts) {
+            return java.util.Arrays.copyOf(orderRowKey, orderRowKey.length - 1);
+        }
+        KeyEncoding last = orderPart.encoding();
+        boolean terminated = last.encodedLength("x", false) != last.encodedLength("x", true);
+        return terminated ? java.util.Arrays.copyOf(orderRowKey, orderRowKey.length + 1) : orderRowKey;
     }
 
     /**

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         versionProvider = RowflowVersion.class,
         description = "Kafka Streams ingestion of event streams into HBase tables with designed row keys.",
         subcommands = {RunCommand.class, ConfigCommand.class, KeysCommand.class, TablesCommand.class, IndexCommand.class,
-                CommandLine.HelpCommand.class})
+                QueryCommand.class, CommandLine.HelpCommand.class})
 public final class Rowflow {
 
     public static void main(String[] args) {

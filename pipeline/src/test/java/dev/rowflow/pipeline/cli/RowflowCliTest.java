@@ -45,6 +45,10 @@ class RowflowCliTest {
         assertThat(run("run", "--help")).isZero();
         assertThat(out.toString()).contains("--config=FILE");
         assertThat(run("config", "--help")).isZero();
+        assertThat(run("query", "--help")).isZero();
+        assertThat(out.toString()).contains("host").contains("range").contains("index").contains("customer").contains("order");
+        assertThat(run("query", "range", "--help")).isZero();
+        assertThat(out.toString()).contains("--newest-first").contains("--json").contains("--limit");
     }
 
     @Test

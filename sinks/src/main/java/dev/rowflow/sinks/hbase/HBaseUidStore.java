@@ -79,6 +79,41 @@ public final class HBaseUidStore implements UidResolver {
         }
     }
 
+    /**
+     * This store for reads: names resolve to their ids and back, and a name without an id throws
+     * {@link dev.rowflow.keying.layout.UnknownNameException} instead of being assigned one.
+     */
+    public UidResolver lookupOnly() {
+        HBaseUidStore store = this;
+        return new UidResolver() {
+            @Override
+            public long idOf(String kind, String name) {
+                return store.find(kind, name).orElseThrow(
+                        () -> new dev.rowflow.keying.layout.UnknownNameException(kind, name));
+            }
+
+            @Override
+            public Optional<String> nameOf(String kind, long id) {
+                return store.nameOf(kind, id);
+            }
+        };
+    }
+
+    /** The id of {@code name}, if it has one; never assigns. */
+    public java.util.OptionalLong find(String kind, String name) {
+        Long cached = ids.computeIfAbsent(kind, k -> new ConcurrentHashMap<>()).get(name);
+        if (cached != null) {
+            return java.util.OptionalLong.of(cached);
+        }
+        try (Table t = connection.getTable(table)) {
+            byte[] existing = t.get(new Get(row(kind, FORWARD, Bytes.toBytes(name))).addColumn(FAMILY, ID))
+                    .getValue(FAMILY, ID);
+            return existing == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(Bytes.toLong(existing));
+        } catch (IOException e) {
+            throw new UncheckedIOException("UID table " + table + ": cannot look up " + kind + " '" + name + "'", e);
+        }
+    }
+
     @Override
     public long idOf(String kind, String name) {
         Map<String, Long> cache = ids.computeIfAbsent(kind, k -> new ConcurrentHashMap<>());
