@@ -39,13 +39,16 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code rowflow bench}: rowflow end to end against the raw BufferedMutator ceiling, measured in one
- * run on the same machine with the same rows (the data and index rows of the same events), so the
- * ratio means something on a shared, noisy box.
+ * {@code rowflow bench}: in one run on the embedded stack, with the same rows, (a) the raw
+ * BufferedMutator ceiling, (b) rowflow end to end from the topic, (c) naive per-record
+ * {@code Table.put}; (d) each query kind's latency; the seeds' hotspot experiment from HBase's
+ * region metrics; and the pipeline's memory in a JVM of its own. Ratios are of figures measured
+ * in the same run, so they mean something on a shared, noisy box.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Measure rowflow end to end (topic -> HBase, data + index rows) against the raw "
-                + "BufferedMutator ceiling with the same rows, on the embedded stack, and print rows/s and the ratio."})
+        description = {"Measure, in one run on the embedded stack: the raw BufferedMutator ceiling (a), rowflow end "
+                + "to end (b), naive per-record puts (c), query latency per kind (d), the hotspot experiment "
+                + "(region write shares), and the pipeline's RSS in its own JVM. Prints a table, or --json."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -56,9 +59,22 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the result as one JSON object on the last line of stdout.")
     boolean json;
 
+    @Option(names = "--naive-rows", defaultValue = "20000",
+            description = "Rows written one Table.put at a time for (c) (default: ${DEFAULT-VALUE}); a sample, "
+                    + "since all of them would take minutes.")
+    int naiveRows;
+
+    @Option(names = "--queries", defaultValue = "200", description = "Queries per kind for (d) (default: ${DEFAULT-VALUE}).")
+    int queries;
+
+    @Option(names = "--skip-memory", description = "Do not run the pipeline in its own JVM to measure its memory.")
+    boolean skipMemory;
+
     /** The result; rows are data plus index rows. */
-    record BenchResult(int events, long rows, double rawRowsPerSecond, double rowflowRowsPerSecond, double ratio,
-                       String dataLayout, String machine) {
+    record BenchResult(int events, long rows, double rawRowsPerSecond, double rowflowRowsPerSecond,
+                       double naiveRowsPerSecond, int naiveRows, double ratio, double ratioToNaive,
+                       List<QueryLatency.Result> queries, List<HotspotExperiment.Result> hotspot,
+                       PipelineMemory.Result memory, String dataLayout, String machine, double seconds) {
     }
 
     @picocli.CommandLine.Option(names = "--summary",
@@ -70,6 +86,7 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         err.println("rowflow bench: starting the embedded stack ...");
         err.flush();
+        long benchStart = System.nanoTime();
         try (EmbeddedStack stack = EmbeddedStack.start()) {
             Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties());
             props.put(RowflowConfig.APPLICATION_ID_CONFIG, "rowflow-bench");
@@ -91,25 +108,35 @@ final class BenchCommand implements Callable<Integer> {
             for (int i = 0; i < events; i++) {
                 generated.add(generator.next());
             }
-            double raw = rawCeiling(config, rows, generated, err);
+            List<List<Put>> puts = puts(rows, generated);
+            double raw = rawCeiling(config, rows, puts, err);
             double rowflow = endToEnd(config, generated, err);
+            double naive = naivePuts(config, rows, puts, naiveRows, err);
+            List<QueryLatency.Result> latencies;
+            List<HotspotExperiment.Result> hotspot;
+            try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
+                latencies = QueryLatency.run(connection, config, generated, queries, err);
+                hotspot = HotspotExperiment.run(connection, events / 2, err);
+            }
+            PipelineMemory.Result memory = skipMemory ? null : PipelineMemory.measure(props,
+                    config.getString(RowflowConfig.LOGS_TOPIC_CONFIG), events, stack.directory(), err);
             long totalRows = 2L * events;
             BenchResult result = new BenchResult(events, totalRows, Math.round(raw), Math.round(rowflow),
-                    Math.round(rowflow / raw * 100) / 100.0, rows.dataLayout().spec(),
-                    Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"));
+                    Math.round(naive), Math.min(naiveRows, (int) totalRows), Math.round(rowflow / raw * 100) / 100.0,
+                    Math.round(rowflow / naive * 10) / 10.0, latencies, hotspot, memory, rows.dataLayout().spec(),
+                    Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"),
+                    Math.round((System.nanoTime() - benchStart) / 1e8) / 10.0);
             print(result);
         }
         return 0;
     }
 
-    /** The same rows written straight through one BufferedMutator per table: what HBase takes here. */
-    private static double rawCeiling(RowflowConfig config, LogEventRows rows, List<LogEvent> events, PrintWriter err)
-            throws Exception {
-        Map<TableRole, TableDefinition> tables = new EnumMap<>(TableRole.class);
-        config.logTables(rows).forEach((role, table) -> tables.put(role, new TableDefinition(
-                TableName.valueOf("raw_" + table.name().getNameAsString()), table.family(), table.settings(),
-                table.layout())));
-        List<List<Put>> puts = List.of(new ArrayList<>(), new ArrayList<>());
+    /** The Puts of the events' rows, by table role ordinal, as the sink builds them. */
+    private static List<List<Put>> puts(LogEventRows rows, List<LogEvent> events) {
+        List<List<Put>> puts = new ArrayList<>();
+        for (int i = 0; i < TableRole.values().length; i++) {
+            puts.add(new ArrayList<>());
+        }
         for (LogEvent event : events) {
             for (Row row : rows.rowsOf(event)) {
                 Put put = new Put(row.key(), row.timestamp());
@@ -119,12 +146,57 @@ final class BenchCommand implements Callable<Integer> {
                 puts.get(row.table().ordinal()).add(put);
             }
         }
+        return puts;
+    }
+
+    /** Tables like the pipeline's, under another prefix, created empty. */
+    private static Map<TableRole, TableDefinition> tablesLike(RowflowConfig config, LogEventRows rows, String prefix,
+                                                              Connection connection) throws Exception {
+        Map<TableRole, TableDefinition> tables = new EnumMap<>(TableRole.class);
+        config.logTables(rows).forEach((role, table) -> tables.put(role, new TableDefinition(
+                TableName.valueOf(prefix + table.name().getNameAsString()), table.family(), table.settings(),
+                table.layout())));
+        try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
+            for (TableDefinition table : tables.values()) {
+                new TableAdmin(admin).createOrCheck(table);
+            }
+        }
+        return tables;
+    }
+
+    /**
+     * (c) The same rows, data then index row of each event, each with its own synchronous
+     * {@code Table.put}: what a sink without buffering gets. A sample of the rows.
+     */
+    private static double naivePuts(RowflowConfig config, LogEventRows rows, List<List<Put>> puts, int count,
+                                     PrintWriter err) throws Exception {
         try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
-            try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
-                for (TableDefinition table : tables.values()) {
-                    new TableAdmin(admin).createOrCheck(table);
+            Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "naive_", connection);
+            List<Put> dataPuts = puts.get(TableRole.LOG_DATA.ordinal());
+            List<Put> indexPuts = puts.get(TableRole.LOG_INDEX.ordinal());
+            int written = 0;
+            long start = System.nanoTime();
+            try (org.apache.hadoop.hbase.client.Table data = connection.getTable(tables.get(TableRole.LOG_DATA).name());
+                 org.apache.hadoop.hbase.client.Table index = connection.getTable(tables.get(TableRole.LOG_INDEX).name())) {
+                for (int i = 0; written < count && i < dataPuts.size(); i++) {
+                    data.put(dataPuts.get(i));
+                    index.put(indexPuts.get(i));
+                    written += 2;
                 }
             }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double rowsPerSecond = written / seconds;
+            err.printf("naive Table.put:     %,d rows in %.1f s, %,.0f rows/s%n", written, seconds, rowsPerSecond);
+            err.flush();
+            return rowsPerSecond;
+        }
+    }
+
+    /** The same rows written straight through one BufferedMutator per table: what HBase takes here. */
+    private static double rawCeiling(RowflowConfig config, LogEventRows rows, List<List<Put>> puts, PrintWriter err)
+            throws Exception {
+        try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
+            Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "raw_", connection);
             long start = System.nanoTime();
             try (BufferedMutator data = connection.getBufferedMutator(tables.get(TableRole.LOG_DATA).name());
                  BufferedMutator index = connection.getBufferedMutator(tables.get(TableRole.LOG_INDEX).name())) {
@@ -138,8 +210,9 @@ final class BenchCommand implements Callable<Integer> {
                 index.flush();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            double rowsPerSecond = 2.0 * events.size() / seconds;
-            err.printf("raw BufferedMutator: %,d rows in %.1f s, %,.0f rows/s%n", 2L * events.size(), seconds, rowsPerSecond);
+            long written = 2L * puts.get(TableRole.LOG_DATA.ordinal()).size();
+            double rowsPerSecond = written / seconds;
+            err.printf("raw BufferedMutator: %,d rows in %.1f s, %,.0f rows/s%n", written, seconds, rowsPerSecond);
             err.flush();
             return rowsPerSecond;
         }
@@ -178,14 +251,30 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(new ObjectMapper().writeValueAsString(result));
-        } else {
-            out.printf("%n| measure | rows/s |%n|---|---|%n");
-            out.printf("| raw BufferedMutator ceiling (a) | %,.0f |%n", result.rawRowsPerSecond());
-            out.printf("| rowflow end to end (b) | %,.0f |%n", result.rowflowRowsPerSecond());
-            out.printf("| b / a | %.2f |%n", result.ratio());
-            out.printf("%n%,d events, %,d rows (data + index), layout %s, %s%n", result.events(), result.rows(),
-                    result.dataLayout(), result.machine());
+            out.flush();
+            return;
         }
+        out.printf("%n| measure | rows/s |%n|---|---|%n");
+        out.printf("| (a) raw BufferedMutator ceiling | %,.0f |%n", result.rawRowsPerSecond());
+        out.printf("| (b) rowflow end to end | %,.0f |%n", result.rowflowRowsPerSecond());
+        out.printf("| (c) naive Table.put per row (%,d rows) | %,.0f |%n", result.naiveRows(), result.naiveRowsPerSecond());
+        out.printf("| b / a | %.2f |%n| b / c | %.1f |%n", result.ratio(), result.ratioToNaive());
+        out.printf("%n| (d) query | p50 ms | p99 ms | rows/query |%n|---|---|---|---|%n");
+        for (QueryLatency.Result q : result.queries()) {
+            out.printf("| %s: %s | %.2f | %.2f | %.1f |%n", q.kind(), q.query(), q.p50Ms(), q.p99Ms(), q.rowsPerQuery());
+        }
+        out.printf("%n| hotspot: layout | pre-split | write share per region %% | largest / fair |%n|---|---|---|---|%n");
+        for (HotspotExperiment.Result h : result.hotspot()) {
+            out.printf("| %s `%s` | %s | %s | %.2f |%n", h.name(), h.layout(), h.split(),
+                    HotspotExperiment.describe(h.shares()), h.largestOverFair());
+        }
+        if (result.memory() != null) {
+            PipelineMemory.Result m = result.memory();
+            out.printf("%npipeline in its own JVM (%s): %,.0f events/s, peak RSS %d MB, median RSS %d MB%n",
+                    String.join(" ", m.jvmOptions()), m.eventsPerSecond(), m.peakRssMb(), m.medianRssMb());
+        }
+        out.printf("%n%,d events, %,d rows (data + index), layout %s, %s, %.1f s in all%n", result.events(),
+                result.rows(), result.dataLayout(), result.machine(), result.seconds());
         out.flush();
     }
 }

@@ -36,6 +36,11 @@ public final class EmbeddedStack implements AutoCloseable {
         return kafka;
     }
 
+    /** The stack's own directory (deleted with it), for files that should go with it. */
+    public Path directory() {
+        return dir;
+    }
+
     public EmbeddedHBase hbase() {
         return hbase;
     }

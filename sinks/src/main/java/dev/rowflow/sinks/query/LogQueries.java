@@ -93,9 +93,10 @@ public final class LogQueries {
                 && e.timestamp() >= from && e.timestamp() < to;
         boolean newestFirstInKeyOrder = plan.exact() && isReverseTime(layout, plan.query().equal().size());
         if (newestFirstInKeyOrder) {
-            return lookUp(plan, wanted, limit);
+            return lookUp(plan, indexKey -> true, wanted, limit);
         }
-        QueryResult<StoredEvent> all = lookUp(plan, wanted, 0);
+        // The index key holds the time: rows outside the range are dropped before their data row is fetched.
+        QueryResult<StoredEvent> all = lookUp(plan, indexKey -> inRange(layout, indexKey, from, to), wanted, 0);
         List<StoredEvent> sorted = new ArrayList<>(all.rows());
         sorted.sort(Comparator.comparingLong(StoredEvent::timestamp).reversed());
         return new QueryResult<>(limit > 0 && sorted.size() > limit ? sorted.subList(0, limit) : sorted, all.scans(),
@@ -146,10 +147,14 @@ public final class LogQueries {
         if (index == null) {
             throw new IllegalArgumentException("no index table (index.log.enabled=false)");
         }
-        return lookUp(new Plan(query, true), e -> true, limit);
+        return lookUp(new Plan(query, true), indexKey -> true, e -> true, limit);
     }
 
-    private QueryResult<StoredEvent> lookUp(Plan plan, Predicate<StoredEvent> wanted, int limit) {
+    /**
+     * @param keep   which index rows to follow, judged by their key alone
+     * @param wanted which events to return
+     */
+    private QueryResult<StoredEvent> lookUp(Plan plan, Predicate<byte[]> keep, Predicate<StoredEvent> wanted, int limit) {
         RowKeyLayout layout = rows.indexLayout();
         List<KeyRange> ranges;
         try {
@@ -162,7 +167,8 @@ public final class LogQueries {
         // and the index write of a row that was never replayed, or a deleted data row).
         int scanLimit = limit;
         while (true) {
-            List<Result> indexRows = FanOutScan.scan(connection, index, ranges, layout.mergeOrder(), false, scanLimit, pool);
+            List<Result> indexRows = FanOutScan.scan(connection, index, ranges, layout.mergeOrder(), false, scanLimit, pool)
+                    .stream().filter(row -> keep.test(row.getRow())).toList();
             List<StoredEvent> events = new ArrayList<>();
             long dangling = follow(indexRows, wanted, limit, events);
             boolean more = scanLimit > 0 && indexRows.size() >= scanLimit;
@@ -236,6 +242,12 @@ public final class LogQueries {
             java.util.Collections.reverse(events);
         }
         return events;
+    }
+
+    /** Whether the time in an index key is in {@code [from, to)}; true if the key has no time part. */
+    private static boolean inRange(RowKeyLayout layout, byte[] indexKey, long from, long to) {
+        Object time = layout.decode(indexKey).fields().get("timestamp");
+        return !(time instanceof Long millis) || millis >= from && millis < to;
     }
 
     private static boolean isReverseTime(RowKeyLayout layout, int part) {
