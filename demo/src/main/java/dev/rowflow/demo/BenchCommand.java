@@ -67,13 +67,25 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--queries", defaultValue = "200", description = "Queries per kind for (d) (default: ${DEFAULT-VALUE}).")
     int queries;
 
+    @Option(names = "--stream-threads", defaultValue = "1",
+            description = "kafka.num.stream.threads for (b) and the memory run (default: ${DEFAULT-VALUE}, rowflow's default).")
+    int streamThreads;
+
     @Option(names = "--skip-memory", description = "Do not run the pipeline in its own JVM to measure its memory.")
     boolean skipMemory;
+
+    /**
+     * One throughput phase: rows/s, the CPU this JVM (stack included) spent per row, and how busy
+     * the whole machine was. With the machine near 100% busy in both, b / a is about the inverse
+     * ratio of their CPU per row: what bounds it here is CPU, not rowflow waiting.
+     */
+    record Phase(double rowsPerSecond, double cpuMicrosPerRow, double machineBusy) {
+    }
 
     /** The result; rows are data plus index rows. */
     record BenchResult(int events, long rows, double rawRowsPerSecond, double rowflowRowsPerSecond,
                        double naiveRowsPerSecond, int naiveRows, double ratio, double ratioToNaive,
-                       List<QueryLatency.Result> queries, List<HotspotExperiment.Result> hotspot,
+                       Phase raw, Phase rowflow, List<QueryLatency.Result> queries, List<HotspotExperiment.Result> hotspot,
                        PipelineMemory.Result memory, String dataLayout, String machine, double seconds) {
     }
 
@@ -97,6 +109,7 @@ final class BenchCommand implements Callable<Integer> {
             // Completion is measured by committed offsets, so commit (and flush) every second;
             // with Kafka Streams' default 30 s the run would end at a commit, not when the rows are in.
             props.put("kafka.commit.interval.ms", "1000");
+            props.put("kafka.num.stream.threads", Integer.toString(streamThreads));
             // The raw ceiling writes data and index rows only; the summary counters are extra work
             // measured on request.
             props.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, String.valueOf(summary));
@@ -109,8 +122,10 @@ final class BenchCommand implements Callable<Integer> {
                 generated.add(generator.next());
             }
             List<List<Put>> puts = puts(rows, generated);
-            double raw = rawCeiling(config, rows, puts, err);
-            double rowflow = endToEnd(config, generated, err);
+            Phase rawPhase = rawCeiling(config, rows, puts, err);
+            Phase rowflowPhase = endToEnd(config, generated, err);
+            double raw = rawPhase.rowsPerSecond();
+            double rowflow = rowflowPhase.rowsPerSecond();
             double naive = naivePuts(config, rows, puts, naiveRows, err);
             List<QueryLatency.Result> latencies;
             List<HotspotExperiment.Result> hotspot;
@@ -123,7 +138,8 @@ final class BenchCommand implements Callable<Integer> {
             long totalRows = 2L * events;
             BenchResult result = new BenchResult(events, totalRows, Math.round(raw), Math.round(rowflow),
                     Math.round(naive), Math.min(naiveRows, (int) totalRows), Math.round(rowflow / raw * 100) / 100.0,
-                    Math.round(rowflow / naive * 10) / 10.0, latencies, hotspot, memory, rows.dataLayout().spec(),
+                    Math.round(rowflow / naive * 10) / 10.0, rawPhase, rowflowPhase, latencies, hotspot, memory,
+                    rows.dataLayout().spec(),
                     Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"),
                     Math.round((System.nanoTime() - benchStart) / 1e8) / 10.0);
             print(result);
@@ -193,10 +209,11 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The same rows written straight through one BufferedMutator per table: what HBase takes here. */
-    private static double rawCeiling(RowflowConfig config, LogEventRows rows, List<List<Put>> puts, PrintWriter err)
+    private static Phase rawCeiling(RowflowConfig config, LogEventRows rows, List<List<Put>> puts, PrintWriter err)
             throws Exception {
         try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
             Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "raw_", connection);
+            CpuMeter cpu = new CpuMeter();
             long start = System.nanoTime();
             try (BufferedMutator data = connection.getBufferedMutator(tables.get(TableRole.LOG_DATA).name());
                  BufferedMutator index = connection.getBufferedMutator(tables.get(TableRole.LOG_INDEX).name())) {
@@ -212,14 +229,16 @@ final class BenchCommand implements Callable<Integer> {
             double seconds = (System.nanoTime() - start) / 1e9;
             long written = 2L * puts.get(TableRole.LOG_DATA.ordinal()).size();
             double rowsPerSecond = written / seconds;
-            err.printf("raw BufferedMutator: %,d rows in %.1f s, %,.0f rows/s%n", written, seconds, rowsPerSecond);
+            CpuMeter.Usage usage = cpu.stop();
+            err.printf("raw BufferedMutator: %,d rows in %.1f s, %,.0f rows/s; %.1f us CPU per row, machine %.0f%% busy%n",
+                    written, seconds, rowsPerSecond, usage.microsPerRow(written), usage.machineBusy() * 100);
             err.flush();
-            return rowsPerSecond;
+            return new Phase(rowsPerSecond, usage.microsPerRow(written), usage.machineBusy());
         }
     }
 
     /** The same events through the topic and the production pipeline, timed from RUNNING to all committed. */
-    private static double endToEnd(RowflowConfig config, List<LogEvent> events, PrintWriter err) throws Exception {
+    private static Phase endToEnd(RowflowConfig config, List<LogEvent> events, PrintWriter err) throws Exception {
         String topic = config.getString(RowflowConfig.LOGS_TOPIC_CONFIG);
         try (Admin admin = Admin.create(config.kafkaProperties())) {
             KafkaTopics.createIfAbsent(admin, topic, Optional.of(4), Duration.ofSeconds(30));
@@ -230,6 +249,7 @@ final class BenchCommand implements Callable<Integer> {
                 while (pipeline.state() != KafkaStreams.State.RUNNING) {
                     Thread.sleep(10);
                 }
+                CpuMeter cpu = new CpuMeter();
                 long start = System.nanoTime();
                 while (KafkaTopics.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG), topic) > 0) {
                     if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(10)) {
@@ -239,10 +259,13 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 double rowsPerSecond = 2.0 * events.size() / seconds;
-                err.printf("rowflow end to end:  %,d rows in %.1f s, %,.0f rows/s (RUNNING -> last offset committed)%n",
-                        2L * events.size(), seconds, rowsPerSecond);
+                CpuMeter.Usage usage = cpu.stop();
+                long written = 2L * events.size();
+                err.printf("rowflow end to end:  %,d rows in %.1f s, %,.0f rows/s (RUNNING -> last offset committed); "
+                        + "%.1f us CPU per row, machine %.0f%% busy%n", written, seconds, rowsPerSecond,
+                        usage.microsPerRow(written), usage.machineBusy() * 100);
                 err.flush();
-                return rowsPerSecond;
+                return new Phase(rowsPerSecond, usage.microsPerRow(written), usage.machineBusy());
             }
         }
     }
@@ -259,13 +282,16 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("| (b) rowflow end to end | %,.0f |%n", result.rowflowRowsPerSecond());
         out.printf("| (c) naive Table.put per row (%,d rows) | %,.0f |%n", result.naiveRows(), result.naiveRowsPerSecond());
         out.printf("| b / a | %.2f |%n| b / c | %.1f |%n", result.ratio(), result.ratioToNaive());
+        out.printf("%nCPU per row (this JVM: stack and client or pipeline): a %.1f us, b %.1f us; machine busy: a %.0f%%, "
+                        + "b %.0f%%%n", result.raw().cpuMicrosPerRow(), result.rowflow().cpuMicrosPerRow(),
+                result.raw().machineBusy() * 100, result.rowflow().machineBusy() * 100);
         out.printf("%n| (d) query | p50 ms | p99 ms | rows/query |%n|---|---|---|---|%n");
         for (QueryLatency.Result q : result.queries()) {
             out.printf("| %s: %s | %.2f | %.2f | %.1f |%n", q.kind(), q.query(), q.p50Ms(), q.p99Ms(), q.rowsPerQuery());
         }
         out.printf("%n| hotspot: layout | pre-split | write share per region %% | largest / fair |%n|---|---|---|---|%n");
         for (HotspotExperiment.Result h : result.hotspot()) {
-            out.printf("| %s `%s` | %s | %s | %.2f |%n", h.name(), h.layout(), h.split(),
+            out.printf("| %s `%s` | %s | %s | %.2f |%n", h.name(), h.layout().replace("|", "\\|"), h.split(),
                     HotspotExperiment.describe(h.shares()), h.largestOverFair());
         }
         if (result.memory() != null) {

@@ -124,23 +124,33 @@ final class PipelineMemory {
     }
 
     /**
-     * The {@code Add-Opens} of the jar this runs from, as command-line flags: the manifest entry
-     * only applies to {@code java -jar}, and the child is started with {@code -cp}.
+     * The module flags this JVM runs with, for the child: the jar manifest's {@code Add-Opens} and
+     * {@code Add-Exports} (they only apply to {@code java -jar}, and the child is started with
+     * {@code -cp}) and any {@code --add-opens}/{@code --add-exports} given on this JVM's command line
+     * (a test's argLine).
      */
     private static List<String> addOpens() throws IOException, URISyntaxException {
+        java.util.Set<String> flags = new java.util.LinkedHashSet<>();
         Path jar = Path.of(PipelineMemory.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        List<String> flags = new ArrayList<>();
         if (Files.isRegularFile(jar)) {
             try (JarFile file = new JarFile(jar.toFile())) {
-                String opens = file.getManifest().getMainAttributes().getValue("Add-Opens");
-                if (opens != null) {
-                    for (String module : opens.trim().split("\\s+")) {
-                        flags.add("--add-opens=" + module + "=ALL-UNNAMED");
+                var attributes = file.getManifest().getMainAttributes();
+                for (String kind : List.of("Add-Opens", "Add-Exports")) {
+                    String modules = attributes.getValue(kind);
+                    if (modules != null) {
+                        for (String module : modules.trim().split("\\s+")) {
+                            flags.add("--" + kind.toLowerCase() + "=" + module + "=ALL-UNNAMED");
+                        }
                     }
                 }
             }
         }
+        for (String argument : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (argument.startsWith("--add-opens") || argument.startsWith("--add-exports")) {
+                flags.add(argument);
+            }
+        }
         flags.add("-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true");
-        return flags;
+        return new ArrayList<>(flags);
     }
 }
