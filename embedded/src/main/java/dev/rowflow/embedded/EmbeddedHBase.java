@@ -17,7 +17,6 @@ import org.apache.hadoop.hbase.util.JVMClusterUtil;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -78,17 +77,23 @@ public final class EmbeddedHBase implements AutoCloseable {
     }
 
     /**
-     * Stops the region server, waits {@code down}, and starts a new one, which takes over every
-     * region once the master has processed the crash: HBase unavailable for a while, as fault
-     * tests need. Returns when no region is in transition any more.
+     * Stops the (only) region server and returns once it is gone: from now on HBase holds no
+     * region and every write waits in the client's retries, as fault tests need. Pair with
+     * {@link #startRegionServer()}.
      */
-    public void restartRegionServer(Duration down) throws Exception {
+    public void stopRegionServer() throws InterruptedException {
         MiniHBaseCluster cluster = util.getMiniHBaseCluster();
         JVMClusterUtil.RegionServerThread live = cluster.getLiveRegionServerThreads().get(0);
         live.getRegionServer().stop("fault test: HBase unavailable");
         live.join();
-        Thread.sleep(down.toMillis());
-        cluster.startRegionServer();
+    }
+
+    /**
+     * Starts a new region server, which takes over every region once the master has processed
+     * the old one's crash. Returns when no region is in transition any more.
+     */
+    public void startRegionServer() throws Exception {
+        util.getMiniHBaseCluster().startRegionServer();
         util.waitUntilNoRegionsInTransition(180_000);
     }
 
