@@ -12,6 +12,7 @@ public final class EmbeddedStack implements AutoCloseable {
     private final Path dir;
     private final EmbeddedKafka kafka;
     private final EmbeddedHBase hbase;
+    private EmbeddedBigtable bigtable;
 
     private EmbeddedStack(Path dir, EmbeddedKafka kafka, EmbeddedHBase hbase) {
         this.dir = dir;
@@ -46,6 +47,47 @@ public final class EmbeddedStack implements AutoCloseable {
     }
 
     /**
+     * The Bigtable emulator, started on first use and stopped with the stack.
+     *
+     * @throws IllegalStateException saying how to get it if it is not on the machine
+     */
+    public synchronized EmbeddedBigtable bigtable() {
+        if (bigtable == null) {
+            bigtable = EmbeddedBigtable.start();
+        }
+        return bigtable;
+    }
+
+    /** The HBase-API connection to the given store ({@code hbase} or {@code bigtable}). */
+    public org.apache.hadoop.hbase.client.Connection connection(String store) {
+        return switch (store) {
+            case "hbase" -> hbase.connection();
+            case "bigtable" -> bigtable().connection();
+            default -> throw new IllegalArgumentException("unknown store '" + store + "': one of hbase, bigtable");
+        };
+    }
+
+    /**
+     * Connection settings in rowflow's configuration keys for the given store ({@code hbase} or
+     * {@code bigtable}): {@code kafka.bootstrap.servers} and the store's client keys.
+     */
+    public Map<String, String> rowflowProperties(String store) {
+        if (store.equals("hbase")) {
+            return rowflowProperties();
+        }
+        if (!store.equals("bigtable")) {
+            throw new IllegalArgumentException("unknown store '" + store + "': one of hbase, bigtable");
+        }
+        Map<String, String> props = rowflowProperties();
+        props.keySet().removeIf(key -> key.startsWith("hbase.") || key.startsWith("zookeeper."));
+        props.put("store", "bigtable");
+        props.put("bigtable.project.id", EmbeddedBigtable.PROJECT);
+        props.put("bigtable.instance.id", EmbeddedBigtable.INSTANCE);
+        props.put("bigtable.emulator.host", bigtable().endpoint());
+        return props;
+    }
+
+    /**
      * Connection settings in rowflow's configuration keys: {@code kafka.bootstrap.servers} and the
      * {@code hbase.*} client keys.
      */
@@ -61,6 +103,11 @@ public final class EmbeddedStack implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (bigtable != null) {
+                bigtable.close();
+            }
+        }
         try {
             hbase.close();
         } finally {

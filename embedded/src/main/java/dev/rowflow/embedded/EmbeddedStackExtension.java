@@ -1,5 +1,6 @@
 package dev.rowflow.embedded;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -20,6 +21,17 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class EmbeddedStackExtension implements ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EmbeddedStackExtension.class);
+
+    /**
+     * Skips the calling test (or parameterized class invocation) with a message saying how to get
+     * the store when it cannot run on this machine: the Bigtable emulator is an optional part.
+     */
+    public static void assumeStoreAvailable(String store) {
+        if (store.equals("bigtable")) {
+            Assumptions.assumeTrue(EmbeddedBigtable.findEmulator().isPresent(),
+                    "skipped on store bigtable: " + EmbeddedBigtable.HOW_TO_GET_IT);
+        }
+    }
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {

@@ -10,6 +10,9 @@ import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderDesign;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.sinks.hbase.FamilySettings;
+import dev.rowflow.sinks.hbase.Store;
+import dev.rowflow.sinks.hbase.TableAdmin;
+import dev.rowflow.sinks.hbase.UnsupportedSettingException;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.io.compress.Compression;
@@ -179,6 +182,22 @@ public final class RowflowConfig extends AbstractConfig {
                     + "0: rows are sent when the buffer fills and at each commit. (HBase's own "
                     + "hbase.client.write.buffer.periodicflush.timeout.ms is refused: its sends race the commit.)";
 
+    public static final String STORE_CONFIG = "store";
+    private static final String STORE_DOC =
+            "The wide-column store rows go to: hbase, or bigtable (Google Cloud Bigtable through Google's HBase "
+                    + "adapter). Settings a store cannot honour are refused at start (see the README's store table).";
+
+    public static final String BIGTABLE_PROJECT_CONFIG = "bigtable.project.id";
+    private static final String BIGTABLE_PROJECT_DOC = "Google Cloud project of the Bigtable instance (store=bigtable).";
+
+    public static final String BIGTABLE_INSTANCE_CONFIG = "bigtable.instance.id";
+    private static final String BIGTABLE_INSTANCE_DOC = "Bigtable instance id (store=bigtable).";
+
+    public static final String BIGTABLE_EMULATOR_HOST_CONFIG = "bigtable.emulator.host";
+    private static final String BIGTABLE_EMULATOR_HOST_DOC =
+            "host:port of a Bigtable emulator (cbtemulator) instead of Google Cloud; empty for the real service, "
+                    + "whose credentials come from Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS).";
+
     public static final String HBASE_SITE_PATH_CONFIG = "hbase.site.path";
     private static final String HBASE_SITE_PATH_DOC =
             "Path of an hbase-site.xml to load before the hbase.* keys of this file; empty for none.";
@@ -265,6 +284,12 @@ public final class RowflowConfig extends AbstractConfig {
                     Importance.MEDIUM, WRITE_BUFFER_BYTES_DOC)
             .define(PERIODIC_FLUSH_MS_CONFIG, Type.LONG, 1000L, Range.atLeast(0),
                     Importance.MEDIUM, PERIODIC_FLUSH_MS_DOC)
+            .define(STORE_CONFIG, Type.STRING, Store.HBASE.token(),
+                    ConfigDef.ValidString.in(java.util.Arrays.stream(Store.values()).map(Store::token).toArray(String[]::new)),
+                    Importance.HIGH, STORE_DOC)
+            .define(BIGTABLE_PROJECT_CONFIG, Type.STRING, "", Importance.HIGH, BIGTABLE_PROJECT_DOC)
+            .define(BIGTABLE_INSTANCE_CONFIG, Type.STRING, "", Importance.HIGH, BIGTABLE_INSTANCE_DOC)
+            .define(BIGTABLE_EMULATOR_HOST_CONFIG, Type.STRING, "", Importance.MEDIUM, BIGTABLE_EMULATOR_HOST_DOC)
             .define(HBASE_SITE_PATH_CONFIG, Type.STRING, "", Importance.MEDIUM, HBASE_SITE_PATH_DOC)
             .define(METRICS_PORT_CONFIG, Type.INT, 8080, Range.between(0, 65535),
                     Importance.LOW, METRICS_PORT_DOC)
@@ -329,7 +354,7 @@ public final class RowflowConfig extends AbstractConfig {
     private static final String HBASE_PERIODIC_FLUSH = "hbase.client.write.buffer.periodicflush.timeout.ms";
 
     /** Prefixes of keys handed to the HBase client configuration unchanged. */
-    private static final String[] HBASE_PREFIXES = {"hbase.", "zookeeper.", "hadoop."};
+    private static final String[] HBASE_PREFIXES = {"hbase.", "zookeeper.", "hadoop.", "google.bigtable."};
 
     /**
      * @throws org.apache.kafka.common.config.ConfigException naming the key and the reason, for a
@@ -359,10 +384,44 @@ public final class RowflowConfig extends AbstractConfig {
                 // The value is left out of the message: a misplaced secret (ssl.key.password=... without
                 // the kafka. prefix) must not end up in a log.
                 throw new ConfigException(key + ": unknown key: not a rowflow key (see `rowflow config`)"
-                        + " and not passed through (prefixes kafka., hbase., zookeeper., hadoop.)");
+                        + " and not passed through (prefixes kafka., hbase., zookeeper., hadoop., google.bigtable.)");
+            }
+        }
+        checkStore();
+    }
+
+    /** The configured store. */
+    public Store store() {
+        return Store.of(getString(STORE_CONFIG));
+    }
+
+    /**
+     * Refuses, at start, what the configured store cannot do: each table's family settings
+     * against the store's capabilities, and Bigtable without a project or instance.
+     */
+    private void checkStore() {
+        Store store = store();
+        for (String table : TABLE_KEYS) {
+            try {
+                TableAdmin.checkSupported(store, TableName.valueOf(getString(table)), familySettings(table));
+            } catch (UnsupportedSettingException e) {
+                String key = table + SETTING_SUFFIXES.get(e.setting());
+                throw new ConfigException(key, get(key), e.getMessage());
+            }
+        }
+        if (store == Store.BIGTABLE) {
+            for (String key : new String[] {BIGTABLE_PROJECT_CONFIG, BIGTABLE_INSTANCE_CONFIG}) {
+                if (getString(key).isBlank()) {
+                    throw new ConfigException(key, getString(key), "required with " + STORE_CONFIG + "=bigtable");
+                }
             }
         }
     }
+
+    /** The configuration suffix of each setting {@link TableAdmin#checkSupported} names. */
+    private static final Map<String, String> SETTING_SUFFIXES = Map.of(
+            "cell TTL", CELL_TTL_MS_SUFFIX, "bloom filter", BLOOM_SUFFIX, "compression", COMPRESSION_SUFFIX,
+            "block size", BLOCK_SIZE_SUFFIX, "min versions", MIN_VERSIONS_SUFFIX);
 
     private static boolean isPassThrough(String key) {
         if (key.startsWith(KAFKA_PREFIX)) {

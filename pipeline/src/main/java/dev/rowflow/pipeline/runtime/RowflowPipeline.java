@@ -20,6 +20,9 @@ import org.apache.kafka.common.config.ConfigException;
 import dev.rowflow.sinks.hbase.SinkSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import com.google.cloud.bigtable.hbase.BigtableConfiguration;
+import com.google.cloud.bigtable.hbase.BigtableOptionsFactory;
+import dev.rowflow.sinks.hbase.Store;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -244,6 +247,16 @@ public final class RowflowPipeline implements AutoCloseable {
         // The client would otherwise unpack server-side jars (custom filters) into
         // ${hbase.tmp.dir}/local/jars; rowflow uses none, and the container's root is read-only.
         conf.setBoolean("hbase.use.dynamic.jars", false);
+        if (config.store() == Store.BIGTABLE) {
+            // One code path: Google's adapter is an HBase Connection, made by ConnectionFactory
+            // from hbase.client.connection.impl like any other.
+            BigtableConfiguration.configure(conf, config.getString(RowflowConfig.BIGTABLE_PROJECT_CONFIG),
+                    config.getString(RowflowConfig.BIGTABLE_INSTANCE_CONFIG));
+            String emulator = config.getString(RowflowConfig.BIGTABLE_EMULATOR_HOST_CONFIG);
+            if (!emulator.isEmpty()) {
+                conf.set(BigtableOptionsFactory.BIGTABLE_EMULATOR_HOST_KEY, emulator);
+            }
+        }
         String site = config.getString(RowflowConfig.HBASE_SITE_PATH_CONFIG);
         if (!site.isEmpty()) {
             if (!new java.io.File(site).isFile()) {

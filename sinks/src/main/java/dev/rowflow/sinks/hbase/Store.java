@@ -1,0 +1,74 @@
+package dev.rowflow.sinks.hbase;
+
+import org.apache.hadoop.hbase.client.Connection;
+
+import java.util.Locale;
+
+/**
+ * The wide-column store behind an HBase {@link Connection}: rowflow writes and reads every store
+ * through the HBase client API, and asks the store's {@link Capabilities} where the stores differ
+ * instead of branching on names. A setting a store cannot honour is refused (at start-up by the
+ * pipeline's configuration, and again here, in {@link TableAdmin}) rather than silently ignored.
+ */
+public enum Store {
+    /** Apache HBase: everything rowflow uses. */
+    HBASE(new Capabilities(true, true, true, true, true)),
+    /**
+     * Google Cloud Bigtable through Google's HBase adapter ({@code bigtable-hbase-2.x}). Column
+     * families keep cells by garbage-collection rules only (max age, max versions), which the
+     * adapter maps from the family TTL and versions; there is no per-cell TTL, no table metadata,
+     * no coprocessors, no region metrics, and Bigtable tunes storage (bloom filters, compression,
+     * block size) itself.
+     */
+    BIGTABLE(new Capabilities(false, false, false, false, false));
+
+    /**
+     * What a store can do beyond rows, cells and scans.
+     *
+     * @param cellTtl       per-cell TTL ({@code Mutation#setTTL}); without it only the family TTL
+     *                      (a max-age rule) expires cells
+     * @param familyTuning  bloom filter, compression and block size per family
+     * @param tableMetadata key/value metadata in the table descriptor, where rowflow records a
+     *                      table's key layout; without it the layout goes to
+     *                      {@value TableAdmin#LAYOUTS_TABLE}
+     * @param regionMetrics per-region request counts ({@code Admin#getRegionMetrics}), which the
+     *                      hotspot experiment reads
+     * @param coprocessors  region observers (the tests' fault injection)
+     */
+    public record Capabilities(boolean cellTtl, boolean familyTuning, boolean tableMetadata, boolean regionMetrics,
+                               boolean coprocessors) {
+    }
+
+    private final Capabilities capabilities;
+
+    Store(Capabilities capabilities) {
+        this.capabilities = capabilities;
+    }
+
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    /** The name used in configuration: {@code hbase}, {@code bigtable}. */
+    public String token() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** @throws IllegalArgumentException naming the value and the known stores */
+    public static Store of(String token) {
+        for (Store store : values()) {
+            if (store.token().equals(token)) {
+                return store;
+            }
+        }
+        throw new IllegalArgumentException("unknown store '" + token + "': one of hbase, bigtable");
+    }
+
+    /**
+     * The store a connection talks to, from the connection's class: Google's adapter implements
+     * {@link Connection} in {@code com.google.cloud.bigtable}.
+     */
+    public static Store of(Connection connection) {
+        return connection.getClass().getName().startsWith("com.google.cloud.bigtable.") ? BIGTABLE : HBASE;
+    }
+}
