@@ -49,6 +49,47 @@ class RowflowConfigTest {
                 .hasMessageContaining("keying.salt.bucket").hasMessageContaining("unknown key");
     }
 
+    private static final Map<String, String> BIGTABLE = Map.of("kafka.bootstrap.servers", "b:9092", "store", "bigtable",
+            "bigtable.project.id", "p", "bigtable.instance.id", "i", "summary.log.enabled", "false");
+
+    private static Map<String, String> bigtableWith(String key, String value) {
+        Map<String, String> props = new java.util.HashMap<>(BIGTABLE);
+        props.put(key, value);
+        return props;
+    }
+
+    @Test
+    void shouldRefuseACellTtlOnBigtableNamingTheKeyAndTheStore() {
+        assertThat(new RowflowConfig(BIGTABLE).store()).isEqualTo(dev.rowflow.sinks.hbase.Store.BIGTABLE);
+        assertThatThrownBy(() -> new RowflowConfig(bigtableWith("table.log.data.cell.ttl.ms", "60000")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value 60000 for configuration table.log.data.cell.ttl.ms: cell TTL 60000 ms of table "
+                        + "log_data is not supported by store bigtable: bigtable expires cells only by the family's "
+                        + "garbage-collection rule; set the family TTL instead, which becomes a max-age rule");
+        // The same on HBase is fine, and a family TTL is fine on Bigtable (a max-age rule).
+        new RowflowConfig(Map.of("kafka.bootstrap.servers", "b:9092", "table.log.data.cell.ttl.ms", "60000"));
+        new RowflowConfig(bigtableWith("table.log.data.ttl.seconds", "86400"));
+    }
+
+    @Test
+    void shouldRefuseWhatBigtableTunesItselfAndWhatItCannotCount() {
+        assertThatThrownBy(() -> new RowflowConfig(bigtableWith("table.customer.compression", "GZ")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("table.customer.compression")
+                .hasMessageContaining("store bigtable");
+        assertThatThrownBy(() -> new RowflowConfig(bigtableWith("table.log.index.bloom", "ROWCOL")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("table.log.index.bloom");
+        assertThatThrownBy(() -> new RowflowConfig(bigtableWith("table.order.block.size", "16384")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("table.order.block.size");
+        assertThatThrownBy(() -> new RowflowConfig(bigtableWith("summary.log.enabled", "true")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("summary.log.enabled")
+                .hasMessageContaining("store bigtable");
+        assertThatThrownBy(() -> new RowflowConfig(bigtableWith("bigtable.instance.id", "")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("bigtable.instance.id")
+                .hasMessageContaining("required with store=bigtable");
+        assertThatThrownBy(() -> new RowflowConfig(bigtableWith("store", "cassandra")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("cassandra").hasMessageContaining("store");
+    }
+
     @Test
     void shouldRefuseHBasesPeriodicFlushWhichRacesTheCommit() {
         assertThatThrownBy(() -> new RowflowConfig(Map.of(

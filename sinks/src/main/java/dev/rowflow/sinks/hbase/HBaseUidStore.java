@@ -5,7 +5,6 @@ import dev.rowflow.keying.layout.UidResolver;
 import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
@@ -137,8 +136,7 @@ public final class HBaseUidStore implements UidResolver {
         long drawn = t.incrementColumnValue(Bytes.toBytes(kind), FAMILY, MAX, 1);
         byte[] id = Bytes.toBytes(drawn);
         t.put(new Put(row(kind, REVERSE, id)).addColumn(FAMILY, NAME, Bytes.toBytes(name)));
-        boolean won = t.checkAndMutate(CheckAndMutate.newBuilder(forward).ifNotExists(FAMILY, ID)
-                .build(new Put(forward).addColumn(FAMILY, ID, id))).isSuccess();
+        boolean won = putIfAbsent(t, forward, new Put(forward).addColumn(FAMILY, ID, id));
         if (won) {
             return drawn;
         }
@@ -169,6 +167,16 @@ public final class HBaseUidStore implements UidResolver {
         } catch (IOException e) {
             throw new UncheckedIOException("UID table " + table + ": cannot get the name of " + kind + " id " + id, e);
         }
+    }
+
+    /**
+     * The forward row's conditional put, through the checkAndMutate builder: HBase 2.4's
+     * {@code checkAndMutate(CheckAndMutate)} would do, but Google's Bigtable adapter implements
+     * only the builder (deprecated in HBase, not removed before 4.0).
+     */
+    @SuppressWarnings("deprecation")
+    private static boolean putIfAbsent(Table t, byte[] row, Put put) throws IOException {
+        return t.checkAndMutate(row, FAMILY).qualifier(ID).ifNotExists().thenPut(put);
     }
 
     private static byte[] row(String kind, byte direction, byte[] tail) {

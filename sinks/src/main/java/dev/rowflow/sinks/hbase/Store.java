@@ -12,15 +12,15 @@ import java.util.Locale;
  */
 public enum Store {
     /** Apache HBase: everything rowflow uses. */
-    HBASE(new Capabilities(true, true, true, true, true)),
+    HBASE(new Capabilities(true, true, true, true, true, true, true)),
     /**
      * Google Cloud Bigtable through Google's HBase adapter ({@code bigtable-hbase-2.x}). Column
      * families keep cells by garbage-collection rules only (max age, max versions), which the
      * adapter maps from the family TTL and versions; there is no per-cell TTL, no table metadata,
-     * no coprocessors, no region metrics, and Bigtable tunes storage (bloom filters, compression,
-     * block size) itself.
+     * no coprocessors, no region metrics, no increment inside a conditional mutation, and Bigtable
+     * tunes storage (bloom filters, compression, block size) and tablet boundaries itself.
      */
-    BIGTABLE(new Capabilities(false, false, false, false, false));
+    BIGTABLE(new Capabilities(false, false, false, false, false, false, false));
 
     /**
      * What a store can do beyond rows, cells and scans.
@@ -34,9 +34,13 @@ public enum Store {
      * @param regionMetrics per-region request counts ({@code Admin#getRegionMetrics}), which the
      *                      hotspot experiment reads
      * @param coprocessors  region observers (the tests' fault injection)
+     * @param conditionalIncrement an increment inside a conditional row mutation, which the
+     *                      summary table's exactly-once counters need
+     * @param fixedRegions  regions start at the pre-split points and stay there until they grow;
+     *                      Bigtable takes split points as a hint and moves tablets by load
      */
     public record Capabilities(boolean cellTtl, boolean familyTuning, boolean tableMetadata, boolean regionMetrics,
-                               boolean coprocessors) {
+                               boolean coprocessors, boolean conditionalIncrement, boolean fixedRegions) {
     }
 
     private final Capabilities capabilities;

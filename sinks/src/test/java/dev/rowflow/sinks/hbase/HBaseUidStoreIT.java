@@ -9,10 +9,11 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,15 +33,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The UID lookup table on real HBase: one id per name even when many writers race for it. */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
+@ParameterizedClass(name = "{0}")
+@EnumSource(Store.class)
 class HBaseUidStoreIT {
-    private static Connection connection;
+    private final Store store;
+    private final Connection connection;
 
-    @BeforeAll
-    static void connect(EmbeddedStack stack) {
-        connection = stack.hbase().connection();
+    HBaseUidStoreIT(Store store, EmbeddedStack stack) {
+        EmbeddedStackExtension.assumeStoreAvailable(store.token());
+        this.store = store;
+        this.connection = stack.connection(store.token());
     }
 
-    private static TableName table(String name) throws Exception {
+    private TableName table(String name) throws Exception {
         TableName table = TableName.valueOf(name);
         try (Admin admin = connection.getAdmin()) {
             HBaseUidStore.createIfAbsent(admin, table);

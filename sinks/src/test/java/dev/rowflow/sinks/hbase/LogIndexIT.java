@@ -15,10 +15,11 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,17 +32,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Index verify, backfill and repair on real HBase (seed 002, 1.9.2-1.9.3). */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
+@ParameterizedClass(name = "{0}")
+@EnumSource(Store.class)
 class LogIndexIT {
     private static final RowKeyLayout DATA = RowKeyLayout.parse(LogEventRows.DEFAULT_DATA_LAYOUT, null);
     private static final RowKeyLayout INDEX = RowKeyLayout.parse(LogEventRows.DEFAULT_INDEX_LAYOUT, null);
-    private static Connection connection;
+    private final Store store;
+    private final Connection connection;
 
-    @BeforeAll
-    static void connect(EmbeddedStack stack) {
-        connection = stack.hbase().connection();
+    LogIndexIT(Store store, EmbeddedStack stack) {
+        EmbeddedStackExtension.assumeStoreAvailable(store.token());
+        this.store = store;
+        this.connection = stack.connection(store.token());
     }
 
-    private static List<LogEvent> events(int n) {
+    private List<LogEvent> events(int n) {
         List<LogEvent> events = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             events.add(LogEvent.newBuilder().setHostname("web-" + (i % 17)).setEventType(i % 3 == 0 ? "login" : "gc")
@@ -50,7 +55,7 @@ class LogIndexIT {
         return events;
     }
 
-    private static Map<TableRole, TableDefinition> tables(String prefix) throws Exception {
+    private Map<TableRole, TableDefinition> tables(String prefix) throws Exception {
         TableDefinition data = new TableDefinition(TableName.valueOf(prefix + "_data"), LogColumns.DATA_FAMILY,
                 FamilySettings.DEFAULT, DATA);
         TableDefinition index = new TableDefinition(TableName.valueOf(prefix + "_index"), LogColumns.INDEX_FAMILY,
@@ -62,7 +67,7 @@ class LogIndexIT {
         return Map.of(TableRole.LOG_DATA, data, TableRole.LOG_INDEX, index);
     }
 
-    private static void write(Map<TableRole, TableDefinition> tables, LogEventRows rows, List<LogEvent> events)
+    private void write(Map<TableRole, TableDefinition> tables, LogEventRows rows, List<LogEvent> events)
             throws Exception {
         try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 0))) {
             for (LogEvent event : events) {

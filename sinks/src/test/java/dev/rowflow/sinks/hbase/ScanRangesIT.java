@@ -18,10 +18,11 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,6 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
+@ParameterizedClass(name = "{0}")
+@EnumSource(Store.class)
 class ScanRangesIT {
     private static final byte[] FAMILY = Bytes.toBytes("d");
     private static final byte[] HOST = Bytes.toBytes("h");
@@ -47,18 +50,20 @@ class ScanRangesIT {
     private static final List<String> HOSTS = List.of("web-1", "web-10", "web-2", "db-1", "cache-\u00e9");
     private static final List<String> TYPES = List.of("auth", "auth.fail", "gc");
 
-    private static Connection connection;
+    private final Store store;
+    private final Connection connection;
+
+    ScanRangesIT(Store store, EmbeddedStack stack) {
+        EmbeddedStackExtension.assumeStoreAvailable(store.token());
+        this.store = store;
+        this.connection = stack.connection(store.token());
+    }
 
     record LogRow(String host, String type, long ts) {
     }
 
-    @BeforeAll
-    static void connect(EmbeddedStack stack) {
-        connection = stack.hbase().connection();
-    }
-
     /** Times overlap across hosts (ties) and sequential times make the hotspot case. */
-    private static List<LogRow> rows() {
+    private List<LogRow> rows() {
         List<LogRow> rows = new ArrayList<>();
         for (String host : HOSTS) {
             for (String type : TYPES) {
@@ -70,7 +75,7 @@ class ScanRangesIT {
         return rows;
     }
 
-    private static TableName write(String name, RowKeyLayout layout) throws Exception {
+    private TableName write(String name, RowKeyLayout layout) throws Exception {
         TableName table = TableName.valueOf(name);
         try (Admin admin = connection.getAdmin()) {
             List<byte[]> splits = layout.defaultSplitPoints();
@@ -99,7 +104,7 @@ class ScanRangesIT {
     }
 
     /** One scan per range, rows merged back in the layout's order. */
-    private static List<LogRow> read(TableName table, RowKeyLayout layout, KeyQuery query) throws Exception {
+    private List<LogRow> read(TableName table, RowKeyLayout layout, KeyQuery query) throws Exception {
         List<Result> found = new ArrayList<>();
         try (Table t = connection.getTable(table)) {
             for (KeyRange range : layout.scanRanges(query)) {
@@ -114,7 +119,7 @@ class ScanRangesIT {
                 Bytes.toString(r.getValue(FAMILY, TYPE)), Bytes.toLong(r.getValue(FAMILY, TIME)))).toList();
     }
 
-    private static List<LogRow> expected(Predicate<LogRow> filter, Comparator<LogRow> order) {
+    private List<LogRow> expected(Predicate<LogRow> filter, Comparator<LogRow> order) {
         return rows().stream().filter(filter).sorted(order).toList();
     }
 
@@ -177,7 +182,10 @@ class ScanRangesIT {
                 .containsExactly(new LogRow("web-2", "gc", 1_700_000_000_100L));
     }
 
-    private static void assertEveryRegionHasRows(TableName table, int regions) throws Exception {
+    private void assertEveryRegionHasRows(TableName table, int regions) throws Exception {
+        if (!store.capabilities().fixedRegions()) {
+            return; // Bigtable places tablets by load (the emulator keeps one): nothing to count here
+        }
         try (RegionLocator locator = connection.getRegionLocator(table); Table t = connection.getTable(table)) {
             List<HRegionLocation> locations = locator.getAllRegionLocations();
             assertThat(locations).hasSize(regions);

@@ -10,6 +10,7 @@ import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.log.LogColumns;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.sinks.hbase.FamilySettings;
+import dev.rowflow.sinks.hbase.Store;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.SinkSettings;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,12 +49,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
+@ParameterizedClass(name = "{0}")
+@EnumSource(Store.class)
 class LogQueriesIT {
     private static final long T0 = 1_700_000_000_000L;
     private static final List<String> HOSTS = List.of("web-1", "web-10", "web-2", "db-1", "cache-\u00e9");
     private static final List<String> TYPES = List.of("auth", "auth.fail", "gc");
-    private static Connection connection;
+    private final Store store;
+    private final Connection connection;
     private static ExecutorService pool;
+
+    LogQueriesIT(Store store, EmbeddedStack stack) {
+        EmbeddedStackExtension.assumeStoreAvailable(store.token());
+        this.store = store;
+        this.connection = stack.connection(store.token());
+    }
 
     /** What a read returns, compared field by field. */
     record Seen(String host, String type, long ts, String message) {
@@ -70,8 +82,7 @@ class LogQueriesIT {
             .thenComparing(Seen::host, UTF8).thenComparing(Seen::type, UTF8);
 
     @BeforeAll
-    static void connect(EmbeddedStack stack) {
-        connection = stack.hbase().connection();
+    static void startPool() {
         pool = Executors.newFixedThreadPool(4);
     }
 
@@ -81,7 +92,7 @@ class LogQueriesIT {
     }
 
     /** Every host logs every type every 7 ms: equal times across hosts and types (ties). */
-    private static List<LogEvent> events() {
+    private List<LogEvent> events() {
         List<LogEvent> events = new ArrayList<>();
         for (long ts = T0; ts < T0 + 700; ts += 7) {
             for (String host : HOSTS) {
@@ -95,7 +106,7 @@ class LogQueriesIT {
         return events;
     }
 
-    private static Map<TableRole, TableDefinition> write(String name, LogEventRows rows, List<LogEvent> events)
+    private Map<TableRole, TableDefinition> write(String name, LogEventRows rows, List<LogEvent> events)
             throws Exception {
         TableDefinition data = new TableDefinition(TableName.valueOf(name + "_data"), LogColumns.DATA_FAMILY,
                 FamilySettings.DEFAULT, rows.dataLayout());
@@ -117,12 +128,12 @@ class LogQueriesIT {
         return tables;
     }
 
-    private static List<Seen> expected(List<LogEvent> events, Predicate<Seen> filter, Comparator<Seen> order, int limit) {
+    private List<Seen> expected(List<LogEvent> events, Predicate<Seen> filter, Comparator<Seen> order, int limit) {
         List<Seen> all = events.stream().map(Seen::of).filter(filter).sorted(order).toList();
         return limit > 0 && all.size() > limit ? all.subList(0, limit) : all;
     }
 
-    private static List<Seen> seen(QueryResult<StoredEvent> result) {
+    private List<Seen> seen(QueryResult<StoredEvent> result) {
         return result.rows().stream().map(Seen::of).toList();
     }
 

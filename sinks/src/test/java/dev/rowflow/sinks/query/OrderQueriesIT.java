@@ -15,6 +15,7 @@ import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderDesign;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.sinks.hbase.FamilySettings;
+import dev.rowflow.sinks.hbase.Store;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.SinkSettings;
 import dev.rowflow.sinks.hbase.TableAdmin;
@@ -24,9 +25,10 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Table;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -47,23 +49,27 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
+@ParameterizedClass(name = "{0}")
+@EnumSource(Store.class)
 class OrderQueriesIT {
     private static final long T0 = 1_700_000_000_000L;
-    private static Connection connection;
+    private final Store store;
+    private final Connection connection;
 
-    @BeforeAll
-    static void connect(EmbeddedStack stack) {
-        connection = stack.hbase().connection();
+    OrderQueriesIT(Store store, EmbeddedStack stack) {
+        EmbeddedStackExtension.assumeStoreAvailable(store.token());
+        this.store = store;
+        this.connection = stack.connection(store.token());
     }
 
-    private static Customer customer(String number) {
+    private Customer customer(String number) {
         return Customer.newBuilder().setCustomerNumber(number).setName("Name " + number)
                 .setAddress(new dev.rowflow.events.Address("1 Main St", "Springfield", "IL", "62701"))
                 .setPhoneNumbers(List.of("555-0100")).build();
     }
 
     /** Order {@code n} of a customer: n locations of n+1 line items each. */
-    private static Order order(String customer, String number, int n) {
+    private Order order(String customer, String number, int n) {
         List<ShippingLocation> locations = new ArrayList<>();
         for (int l = 1; l <= n; l++) {
             List<LineItem> items = new ArrayList<>();
@@ -164,7 +170,7 @@ class OrderQueriesIT {
     }
 
     /** The rows the reads promise: table by table (customer, order, location, item), then key order. */
-    private static List<String> expected(List<Row> written, java.util.function.Predicate<Row> filter) {
+    private List<String> expected(List<Row> written, java.util.function.Predicate<Row> filter) {
         List<TableRole> tableOrder = List.of(TableRole.CUSTOMER, TableRole.ORDER, TableRole.SHIPPING_LOCATION,
                 TableRole.LINE_ITEM);
         // Rows of one key merge into one stored row (the denormalized customer columns).
@@ -190,7 +196,7 @@ class OrderQueriesIT {
                 .map(r -> text(r, r.table())).toList();
     }
 
-    private static int expectedCount(String design, boolean customerPlusPlus) {
+    private int expectedCount(String design, boolean customerPlusPlus) {
         // One customer row, plus per order n (1..3): order row, n locations, n*(n+1) items.
         int orderRows = switch (design) {
             case "normalized", "record-types" -> (1 + 1 + 2) + (1 + 2 + 6) + (1 + 3 + 12);
