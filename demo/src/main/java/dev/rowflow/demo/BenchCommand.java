@@ -18,7 +18,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
@@ -129,7 +128,7 @@ final class BenchCommand implements Callable<Integer> {
             double naive = naivePuts(config, rows, puts, naiveRows, err);
             List<QueryLatency.Result> latencies;
             List<HotspotExperiment.Result> hotspot;
-            try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
+            try (Connection connection = RowflowPipeline.connect(config)) {
                 latencies = QueryLatency.run(connection, config, generated, queries, err);
                 hotspot = HotspotExperiment.run(connection, events / 2, err);
             }
@@ -186,7 +185,7 @@ final class BenchCommand implements Callable<Integer> {
      */
     private static double naivePuts(RowflowConfig config, LogEventRows rows, List<List<Put>> puts, int count,
                                      PrintWriter err) throws Exception {
-        try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
+        try (Connection connection = RowflowPipeline.connect(config)) {
             Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "naive_", connection);
             List<Put> dataPuts = puts.get(TableRole.LOG_DATA.ordinal());
             List<Put> indexPuts = puts.get(TableRole.LOG_INDEX.ordinal());
@@ -211,7 +210,7 @@ final class BenchCommand implements Callable<Integer> {
     /** The same rows written straight through one BufferedMutator per table: what HBase takes here. */
     private static Phase rawCeiling(RowflowConfig config, LogEventRows rows, List<List<Put>> puts, PrintWriter err)
             throws Exception {
-        try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
+        try (Connection connection = RowflowPipeline.connect(config)) {
             Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "raw_", connection);
             CpuMeter cpu = new CpuMeter();
             long start = System.nanoTime();

@@ -26,7 +26,6 @@ import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -285,7 +284,7 @@ final class DemoCommand implements Callable<Integer> {
     private DemoSummary readBack(Run run, RowflowConfig config, Admin admin) throws Exception {
         LogEventRows layouts = config.logEventRows(null);
         int buckets = layouts.dataLayout().salt() instanceof Salt.Bucket bucket ? bucket.buckets() : 0;
-        try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
+        try (Connection connection = RowflowPipeline.connect(config)) {
             long[] perBucket = new long[buckets];
             long dataRows = 0;
             try (Table data = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)));

@@ -4,7 +4,6 @@ import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -25,7 +24,7 @@ abstract class HBaseCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
-        try (Connection connection = ConnectionFactory.createConnection(RowflowPipeline.hbaseConfiguration(config))) {
+        try (Connection connection = RowflowPipeline.connect(config)) {
             return run(config, connection, spec.commandLine().getOut());
         }
     }

@@ -115,7 +115,7 @@ public final class RowflowPipeline implements AutoCloseable {
                 config.getLong(RowflowConfig.WRITE_BUFFER_BYTES_CONFIG),
                 config.getLong(RowflowConfig.PERIODIC_FLUSH_MS_CONFIG));
 
-        Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration(config));
+        Connection hbase = connect(config);
         try {
             UidResolver uids = null;
             Map<TableRole, TableDefinition> tables;
@@ -242,14 +242,23 @@ public final class RowflowPipeline implements AutoCloseable {
     }
 
     /** The HBase client configuration: hbase-site.xml if configured, then the hbase.* keys. */
+    /**
+     * Opens the HBase-API connection to the configured store. Bigtable's comes from Google's
+     * adapter factory rather than {@link ConnectionFactory}: HBase 2.6's factory looks for a
+     * constructor with connection attributes, which the adapter (built against HBase 2.5) lacks.
+     */
+    public static Connection connect(RowflowConfig config) throws java.io.IOException {
+        Configuration conf = hbaseConfiguration(config);
+        return config.store() == Store.BIGTABLE ? BigtableConfiguration.connect(conf) : ConnectionFactory.createConnection(conf);
+    }
+
     public static Configuration hbaseConfiguration(RowflowConfig config) {
         Configuration conf = HBaseConfiguration.create();
         // The client would otherwise unpack server-side jars (custom filters) into
         // ${hbase.tmp.dir}/local/jars; rowflow uses none, and the container's root is read-only.
         conf.setBoolean("hbase.use.dynamic.jars", false);
         if (config.store() == Store.BIGTABLE) {
-            // One code path: Google's adapter is an HBase Connection, made by ConnectionFactory
-            // from hbase.client.connection.impl like any other.
+            // One code path: Google's adapter is an HBase Connection (see connect).
             BigtableConfiguration.configure(conf, config.getString(RowflowConfig.BIGTABLE_PROJECT_CONFIG),
                     config.getString(RowflowConfig.BIGTABLE_INSTANCE_CONFIG));
             String emulator = config.getString(RowflowConfig.BIGTABLE_EMULATOR_HOST_CONFIG);

@@ -4,6 +4,7 @@ import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.sinks.hbase.Store;
 import dev.rowflow.pipeline.load.LogEventGenerator;
 import dev.rowflow.pipeline.load.LogEventProducer;
 import dev.rowflow.pipeline.load.OrderGenerator;
@@ -21,10 +22,14 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.ByteBuffer;
 import dev.rowflow.keying.layout.RowKeyLayout;
@@ -43,17 +48,36 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The walking skeleton end to end on the real embedded stack: events produced to a real KRaft
- * broker, the production topology, rows read back from a real HBase with plain hbase-client.
+ * broker, the production topology, rows read back with plain hbase-client from each store: a
+ * real HBase, and the Bigtable emulator through Google's adapter.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
+@ParameterizedClass(name = "{0}")
+@EnumSource(Store.class)
 class LogPipelineIT {
     private static final int SALT_BUCKETS = 8;
     private static EmbeddedStack stack;
+    private static Store store;
 
-    @BeforeAll
-    static void shareStack(EmbeddedStack shared) {
+    @Parameter
+    Store storeOfThisInvocation;
+
+    @BeforeParameterizedClassInvocation
+    static void shareStack(Store storeUnderTest, EmbeddedStack shared) {
+        EmbeddedStackExtension.assumeStoreAvailable(storeUnderTest.token());
         stack = shared;
+        store = storeUnderTest;
+    }
+
+    /** Kafka-side behaviour does not depend on the store: it runs once, on HBase. */
+    private static void onHBaseOnly() {
+        Assumptions.assumeTrue(store == Store.HBASE, "Kafka-side behaviour, independent of the store: runs on hbase");
+    }
+
+    /** The connection to the store under test, shared by the JVM: not to be closed. */
+    private static Connection connection() {
+        return stack.connection(store.token());
     }
 
     @Test
@@ -117,6 +141,8 @@ class LogPipelineIT {
 
     @Test
     void shouldCountEveryEventOnceInTheSummaryTableAlsoAfterAForcedReplay() throws Exception {
+        Assumptions.assumeTrue(store.capabilities().conditionalIncrement(),
+                "store " + store.token() + " has no increment inside a conditional mutation");
         RowflowConfig config = config("it-summary", Map.of());
         // Events 1 ms apart from 3 s before an hour boundary: two hours of counts.
         long hour = 1_700_002_800_000L;
@@ -217,6 +243,7 @@ class LogPipelineIT {
 
     @Test
     void shouldLoseNothingWhenTheBrokerRestartsInTheMiddleOfARun() throws Exception {
+        onHBaseOnly();
         RowflowConfig config = config("it-broker", Map.of());
         createTopic(config);
         try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
@@ -238,6 +265,7 @@ class LogPipelineIT {
 
     @Test
     void shouldSetBadRecordsAsideWithTheirReasonAndKeepGoing() throws Exception {
+        onHBaseOnly();
         // A 100 kB cell limit stands in for HBase's 10 MB default, which Kafka's 1 MB records cannot reach.
         RowflowConfig config = config("it-bad", Map.of("hbase.client.keyvalue.maxsize", "100000"));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -334,9 +362,7 @@ class LogPipelineIT {
         RowflowConfig sixteen = config("it-layout", Map.of(RowflowConfig.LOG_DATA_LAYOUT_CONFIG,
                 "bucket(16) | timestamp:ts, hostname:text, eventType:text"));
         createTopic(eight);
-        try (Connection connection = org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
-                stack.hbase().testingUtility().getConfiguration());
-             org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
+        try (org.apache.hadoop.hbase.client.Admin admin = connection().getAdmin()) {
             RowflowPipeline.createOrCheck(new dev.rowflow.sinks.hbase.TableAdmin(admin), eight.logTables(eight.logEventRows(null)),
                     eight);
         }
@@ -352,7 +378,8 @@ class LogPipelineIT {
         assertThat(count(sixteen.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).isZero();
         assertThat(count(sixteen.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).isZero();
         try (Admin admin = Admin.create(sixteen.kafkaProperties())) {
-            assertThat(admin.listConsumerGroupOffsets("it-layout").partitionsToOffsetAndMetadata().get())
+            assertThat(admin.listConsumerGroupOffsets(sixteen.getString(RowflowConfig.APPLICATION_ID_CONFIG))
+                    .partitionsToOffsetAndMetadata().get())
                     .as("no offsets committed").isEmpty();
         }
     }
@@ -452,9 +479,8 @@ class LogPipelineIT {
 
         Map<ByteBuffer, Result> dataRows = scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG));
         assertThat(dataRows).hasSize(500);
-        try (Connection connection = org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
-                stack.hbase().testingUtility().getConfiguration())) {
-            var uids = new dev.rowflow.sinks.hbase.HBaseUidStore(connection, TableName.valueOf("it_uid"));
+        {
+            var uids = new dev.rowflow.sinks.hbase.HBaseUidStore(connection(), TableName.valueOf("it_uid"));
             var layout = config.logEventRows(null).dataLayout();
             for (Result row : dataRows.values()) {
                 assertThat(row.getRow()).hasSize(1 + 8 + 8 + 8);
@@ -487,8 +513,13 @@ class LogPipelineIT {
                 .putLong(Long.MAX_VALUE - event.getTimestamp().toEpochMilli()).array();
     }
 
-    private static RowflowConfig config(String name, Map<String, String> overrides) {
-        Map<String, Object> props = new HashMap<>(stack.rowflowProperties());
+    private static RowflowConfig config(String test, Map<String, String> overrides) {
+        // Kafka is shared by both stores' runs: their topics and groups keep apart by name.
+        String name = store == Store.HBASE ? test : test + "-" + store.token();
+        Map<String, Object> props = new HashMap<>(stack.rowflowProperties(store.token()));
+        if (!store.capabilities().conditionalIncrement()) {
+            props.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "false");
+        }
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, name);
         props.put(RowflowConfig.LOGS_TOPIC_CONFIG, name + "-logs");
         props.put(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG, name + "-logs.dead-letter");
@@ -551,9 +582,7 @@ class LogPipelineIT {
 
     private static Map<ByteBuffer, Result> scan(String table) throws Exception {
         Map<ByteBuffer, Result> rows = new HashMap<>();
-        try (Connection connection = org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
-                stack.hbase().testingUtility().getConfiguration());
-             Table t = connection.getTable(TableName.valueOf(table));
+        try (Table t = connection().getTable(TableName.valueOf(table));
              ResultScanner scanner = t.getScanner(new Scan())) {
             for (Result r : scanner) {
                 rows.put(ByteBuffer.wrap(r.getRow()), r);
