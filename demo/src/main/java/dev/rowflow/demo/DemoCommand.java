@@ -1,7 +1,9 @@
 package dev.rowflow.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rowflow.embedded.EmbeddedBigtable;
 import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.sinks.hbase.Store;
 import dev.rowflow.keying.KeyBytes;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.KeyQuery;
@@ -115,6 +117,11 @@ final class DemoCommand implements Callable<Integer> {
             description = "Events per second when running without --events (default: ${DEFAULT-VALUE}).")
     int rate;
 
+    @Option(names = "--store", defaultValue = "hbase", paramLabel = "STORE",
+            description = "Where the rows go: hbase (the mini cluster) or bigtable (Google's Bigtable emulator, "
+                    + "started by the demo when cbtemulator is on this machine) (default: ${DEFAULT-VALUE}).")
+    String store;
+
     @Option(names = "--metrics-port", defaultValue = "0",
             description = "Port of /metrics, /healthz, /readyz; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int metricsPort;
@@ -137,6 +144,16 @@ final class DemoCommand implements Callable<Integer> {
                 sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.set(true));
             }
         }
+        Store target;
+        try {
+            target = Store.of(store);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--store: " + e.getMessage());
+        }
+        if (target == Store.BIGTABLE && EmbeddedBigtable.findEmulator().isEmpty()) {
+            err.println("rowflow demo: --store bigtable: " + EmbeddedBigtable.HOW_TO_GET_IT);
+            return 2;
+        }
         err.println("rowflow demo: starting an embedded Kafka broker (KRaft) and HBase mini cluster ...");
         err.flush();
         long stackStart = System.nanoTime();
@@ -146,6 +163,9 @@ final class DemoCommand implements Callable<Integer> {
                     seconds(stackStart), stack.kafka().bootstrapServers(),
                     stack.hbase().clientProperties().get("hbase.zookeeper.quorum"),
                     stack.hbase().clientProperties().get("hbase.zookeeper.property.clientPort"), metrics.port());
+            if (target == Store.BIGTABLE) {
+                err.printf("rowflow demo: rows go to the Bigtable emulator at %s (in memory)%n", stack.bigtable().endpoint());
+            }
             RowflowConfig config = config(stack);
             try (Admin admin = Admin.create(config.kafkaProperties())) {
                 KafkaTopics.createIfAbsent(admin, TOPIC, Optional.of(partitions), Duration.ofSeconds(60));
@@ -166,7 +186,11 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private RowflowConfig config(EmbeddedStack stack) {
-        Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties());
+        Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties(store));
+        if (!Store.of(store).capabilities().conditionalIncrement()) {
+            // The summary's exactly-once counters need HBase (see the README's store table).
+            props.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "false");
+        }
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(RowflowConfig.LOGS_TOPIC_CONFIG, TOPIC);
         props.put(RowflowConfig.PIPELINES_CONFIG, RowflowConfig.LOGS_PIPELINE + "," + RowflowConfig.ORDERS_PIPELINE);
@@ -309,12 +333,14 @@ final class DemoCommand implements Callable<Integer> {
             double share = dataRows == 0 || buckets == 0 ? 0 : round(largest / ((double) dataRows / buckets));
             long summaryRows = 0;
             long summaryCount = 0;
-            try (Table summary = connection.getTable(TableName.valueOf(
-                    config.getString(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG)));
-                 ResultScanner rows = summary.getScanner(new Scan().addColumn(LogSummary.FAMILY, LogSummary.COUNT))) {
-                for (Result row : rows) {
-                    summaryRows++;
-                    summaryCount += Bytes.toLong(row.getValue(LogSummary.FAMILY, LogSummary.COUNT));
+            if (config.getBoolean(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG)) {
+                try (Table summary = connection.getTable(TableName.valueOf(
+                        config.getString(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG)));
+                     ResultScanner rows = summary.getScanner(new Scan().addColumn(LogSummary.FAMILY, LogSummary.COUNT))) {
+                    for (Result row : rows) {
+                        summaryRows++;
+                        summaryCount += Bytes.toLong(row.getValue(LogSummary.FAMILY, LogSummary.COUNT));
+                    }
                 }
             }
             long orderIndexRows = 0;
