@@ -241,7 +241,6 @@ public final class RowflowPipeline implements AutoCloseable {
                 .anyMatch(part -> part.encoding().token().equals("uid"));
     }
 
-    /** The HBase client configuration: hbase-site.xml if configured, then the hbase.* keys. */
     /**
      * Opens the HBase-API connection to the configured store. Bigtable's comes from Google's
      * adapter factory rather than {@link ConnectionFactory}: HBase 2.6's factory looks for a
@@ -252,6 +251,10 @@ public final class RowflowPipeline implements AutoCloseable {
         return config.store() == Store.BIGTABLE ? BigtableConfiguration.connect(conf) : ConnectionFactory.createConnection(conf);
     }
 
+    /**
+     * The HBase client configuration: for Bigtable the adapter's project and instance (and the
+     * emulator), then hbase-site.xml if configured, then the hbase.* and google.bigtable.* keys.
+     */
     public static Configuration hbaseConfiguration(RowflowConfig config) {
         Configuration conf = HBaseConfiguration.create();
         // The client would otherwise unpack server-side jars (custom filters) into
