@@ -1,7 +1,9 @@
 package dev.rowflow.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rowflow.embedded.EmbeddedBigtable;
 import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.sinks.hbase.Store;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Row;
@@ -70,6 +72,11 @@ final class BenchCommand implements Callable<Integer> {
             description = "kafka.num.stream.threads for (b) and the memory run (default: ${DEFAULT-VALUE}, rowflow's default).")
     int streamThreads;
 
+    @Option(names = "--store", defaultValue = "hbase", paramLabel = "STORE",
+            description = "hbase (the mini cluster) or bigtable (Google's Bigtable emulator: in memory, not a "
+                    + "performance reference for Cloud Bigtable) (default: ${DEFAULT-VALUE}).")
+    String store;
+
     @Option(names = "--skip-memory", description = "Do not run the pipeline in its own JVM to measure its memory.")
     boolean skipMemory;
 
@@ -85,7 +92,7 @@ final class BenchCommand implements Callable<Integer> {
     record BenchResult(int events, long rows, double rawRowsPerSecond, double rowflowRowsPerSecond,
                        double naiveRowsPerSecond, int naiveRows, double ratio, double ratioToNaive,
                        Phase raw, Phase rowflow, List<QueryLatency.Result> queries, List<HotspotExperiment.Result> hotspot,
-                       PipelineMemory.Result memory, String dataLayout, String machine, double seconds) {
+                       PipelineMemory.Result memory, String dataLayout, String machine, double seconds, String store) {
     }
 
     @picocli.CommandLine.Option(names = "--summary",
@@ -95,11 +102,21 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        Store target;
+        try {
+            target = Store.of(store);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--store: " + e.getMessage());
+        }
+        if (target == Store.BIGTABLE && EmbeddedBigtable.findEmulator().isEmpty()) {
+            err.println("rowflow bench: --store bigtable: " + EmbeddedBigtable.HOW_TO_GET_IT);
+            return 2;
+        }
         err.println("rowflow bench: starting the embedded stack ...");
         err.flush();
         long benchStart = System.nanoTime();
         try (EmbeddedStack stack = EmbeddedStack.start()) {
-            Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties());
+            Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties(store));
             props.put(RowflowConfig.APPLICATION_ID_CONFIG, "rowflow-bench");
             props.put(RowflowConfig.LOGS_TOPIC_CONFIG, "bench-logs");
             props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "bench_data");
@@ -130,7 +147,12 @@ final class BenchCommand implements Callable<Integer> {
             List<HotspotExperiment.Result> hotspot;
             try (Connection connection = RowflowPipeline.connect(config)) {
                 latencies = QueryLatency.run(connection, config, generated, queries, err);
-                hotspot = HotspotExperiment.run(connection, events / 2, err);
+                if (target.capabilities().regionMetrics()) {
+                    hotspot = HotspotExperiment.run(connection, events / 2, err);
+                } else {
+                    hotspot = List.of();
+                    err.printf("hotspot experiment: skipped, store %s reports no per-region write counts%n", store);
+                }
             }
             PipelineMemory.Result memory = skipMemory ? null : PipelineMemory.measure(props,
                     config.getString(RowflowConfig.LOGS_TOPIC_CONFIG), events, stack.directory(), err);
@@ -140,7 +162,7 @@ final class BenchCommand implements Callable<Integer> {
                     Math.round(rowflow / naive * 10) / 10.0, rawPhase, rowflowPhase, latencies, hotspot, memory,
                     rows.dataLayout().spec(),
                     Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"),
-                    Math.round((System.nanoTime() - benchStart) / 1e8) / 10.0);
+                    Math.round((System.nanoTime() - benchStart) / 1e8) / 10.0, target.token());
             print(result);
         }
         return 0;
@@ -288,7 +310,9 @@ final class BenchCommand implements Callable<Integer> {
         for (QueryLatency.Result q : result.queries()) {
             out.printf("| %s: %s | %.2f | %.2f | %.1f |%n", q.kind(), q.query(), q.p50Ms(), q.p99Ms(), q.rowsPerQuery());
         }
-        out.printf("%n| hotspot: layout | pre-split | write share per region %% | largest / fair |%n|---|---|---|---|%n");
+        if (!result.hotspot().isEmpty()) {
+            out.printf("%n| hotspot: layout | pre-split | write share per region %% | largest / fair |%n|---|---|---|---|%n");
+        }
         for (HotspotExperiment.Result h : result.hotspot()) {
             out.printf("| %s `%s` | %s | %s | %.2f |%n", h.name(), h.layout().replace("|", "\\|"), h.split(),
                     HotspotExperiment.describe(h.shares()), h.largestOverFair());
@@ -298,8 +322,8 @@ final class BenchCommand implements Callable<Integer> {
             out.printf("%npipeline in its own JVM (%s): %,.0f events/s, peak RSS %d MB, median RSS %d MB%n",
                     String.join(" ", m.jvmOptions()), m.eventsPerSecond(), m.peakRssMb(), m.medianRssMb());
         }
-        out.printf("%n%,d events, %,d rows (data + index), layout %s, %s, %.1f s in all%n", result.events(),
-                result.rows(), result.dataLayout(), result.machine(), result.seconds());
+        out.printf("%n%,d events, %,d rows (data + index), layout %s, store %s, %s, %.1f s in all%n", result.events(),
+                result.rows(), result.dataLayout(), result.store(), result.machine(), result.seconds());
         out.flush();
     }
 }

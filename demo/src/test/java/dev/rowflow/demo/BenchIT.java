@@ -68,4 +68,32 @@ class BenchIT {
         assertThat(memory.get("peakRssMb").asLong()).isPositive();
         assertThat(memory.get("jvmOptions").toString()).contains("-XX:MaxRAMPercentage=50");
     }
+
+    @Test
+    void shouldReportTheSameFiguresOnTheBigtableEmulatorWithoutTheHotspotExperiment() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.rowflow.embedded.EmbeddedBigtable.findEmulator().isPresent(),
+                dev.rowflow.embedded.EmbeddedBigtable.HOW_TO_GET_IT);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exitCode = cli.execute("bench", "--store", "bigtable", "--events", "10000", "--naive-rows", "1000",
+                "--queries", "20", "--skip-memory", "--json");
+
+        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        JsonNode result = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertThat(result.get("store").asText()).isEqualTo("bigtable");
+        assertThat(result.get("rows").asLong()).isEqualTo(20_000);
+        for (String figure : List.of("rawRowsPerSecond", "rowflowRowsPerSecond", "naiveRowsPerSecond", "ratio",
+                "ratioToNaive")) {
+            assertThat(result.get(figure).asDouble()).as(figure).isPositive();
+        }
+        assertThat(result.get("queries")).hasSize(6);
+        // Bigtable reports no per-region write counts: the experiment is left out and says so.
+        assertThat(result.get("hotspot")).isEmpty();
+        assertThat(err.toString()).contains("hotspot experiment: skipped, store bigtable reports no per-region write counts");
+    }
 }

@@ -76,4 +76,30 @@ class DemoIT {
             }
         }
     }
+
+    @Test
+    void shouldWriteEveryEventToTheBigtableEmulatorWithStoreBigtable() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.rowflow.embedded.EmbeddedBigtable.findEmulator().isPresent(),
+                dev.rowflow.embedded.EmbeddedBigtable.HOW_TO_GET_IT);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine().addSubcommand(new DemoCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exitCode = cli.execute("demo", "--store", "bigtable", "--events", "5000", "--orders", "200", "--json");
+
+        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
+        assertThat(err.toString()).contains("rows go to the Bigtable emulator at 127.0.0.1:");
+        List<String> lines = out.toString().lines().toList();
+        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertThat(summary.get("events").asLong()).isEqualTo(5_000);
+        assertThat(summary.get("dataRows").asLong()).isEqualTo(5_000);
+        assertThat(summary.get("indexRows").asLong()).isEqualTo(5_000);
+        assertThat(summary.get("deadLetters").asLong()).isZero();
+        assertThat(summary.get("orders").asLong()).isEqualTo(200);
+        assertThat(summary.get("orderIndexRows").asLong()).isEqualTo(200);
+        // The summary table needs HBase's conditional increments: not written on Bigtable.
+        assertThat(summary.get("summaryRows").asLong()).isZero();
+    }
 }
