@@ -178,6 +178,36 @@ class ChartTest {
     }
 
     @Test
+    void shouldConfigureBigtableWithItsKeyFileAndNoHBaseKeys() throws Exception {
+        Rendered release = render(Chart.CI_VALUES.resolve("bigtable-values.yaml"), Map.of());
+        V1Container rowflow = release.get("Deployment", V1Deployment.class).getSpec().getTemplate().getSpec()
+                .getContainers().get(0);
+        Properties properties = properties(release);
+
+        assertThat(properties.getProperty("store")).isEqualTo("bigtable");
+        assertThat(properties.getProperty("bigtable.project.id")).isEqualTo("my-project");
+        assertThat(properties.getProperty("bigtable.instance.id")).isEqualTo("rowflow-prod");
+        // The summary's counters need HBase: off by default on Bigtable, so the install starts.
+        assertThat(properties.getProperty("summary.log.enabled")).isEqualTo("false");
+        assertThat(properties.stringPropertyNames()).noneMatch(k -> k.startsWith("hbase.") || k.startsWith("zookeeper."));
+        Map<String, V1EnvVar> env = new HashMap<>();
+        rowflow.getEnv().forEach(e -> env.put(e.getName(), e));
+        assertThat(env.get("GOOGLE_APPLICATION_CREDENTIALS").getValue()).isEqualTo("/etc/rowflow/bigtable/key.json");
+        assertThat(rowflow.getVolumeMounts()).anySatisfy(m -> {
+            assertThat(m.getMountPath()).isEqualTo("/etc/rowflow/bigtable");
+            assertThat(m.getReadOnly()).isTrue();
+        });
+
+        assertThatThrownBy(() -> render(Chart.CI_VALUES.resolve("bigtable-values.yaml"),
+                Map.of("bigtable.instanceId", "")))
+                .hasMessageContaining("bigtable.instanceId is required when store is bigtable");
+        assertThatThrownBy(() -> render(Chart.CI_VALUES.resolve("default-values.yaml"), Map.of("store", "cassandra"))).hasMessageContaining("store");
+        Properties hbase = properties(render(Chart.CI_VALUES.resolve("default-values.yaml"), Map.of()));
+        assertThat(hbase.getProperty("store")).isEqualTo("hbase");
+        assertThat(hbase.getProperty("hbase.zookeeper.quorum")).isNotEmpty();
+    }
+
+    @Test
     void shouldRenderTheRulesAndDashboardFromTheirOneCopy() throws Exception {
         Rendered release = render(Chart.CI_VALUES.resolve("monitoring-values.yaml"), Map.of());
 
