@@ -185,6 +185,11 @@ final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The store's name as people write it. */
+    private String storeName() {
+        return Store.of(store) == Store.BIGTABLE ? "Bigtable" : "HBase";
+    }
+
     private RowflowConfig config(EmbeddedStack stack) {
         Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties(store));
         if (!Store.of(store).capabilities().conditionalIncrement()) {
@@ -289,8 +294,9 @@ final class DemoCommand implements Callable<Integer> {
             if (done || now - lastReport > TimeUnit.SECONDS.toNanos(2)) {
                 long sent = produced.get();
                 long written = Math.max(0, sent - uncommitted);
-                err.printf("[%6.1f s] produced %,d%s  in HBase (committed) %,d  %,.0f events/s%n", seconds(t0), sent,
-                        target < 0 ? "" : String.format("/%,d", target), written, written / Math.max(seconds(t0), 0.001));
+                err.printf("[%6.1f s] produced %,d%s  in %s (committed) %,d  %,.0f events/s%n", seconds(t0), sent,
+                        target < 0 ? "" : String.format("/%,d", target), storeName(), written,
+                        written / Math.max(seconds(t0), 0.001));
                 err.flush();
                 lastReport = now;
             }
@@ -469,8 +475,12 @@ final class DemoCommand implements Callable<Integer> {
                 out.printf("  rows per bucket   %s, largest %.2f x fair share%n", summary.rowsPerBucket(),
                         summary.largestBucketShare());
             }
-            out.printf("  summary table     %,d rows (host, event type, hour), counting %,d events%n",
-                    summary.summaryRows(), summary.summaryCount());
+            if (Store.of(store).capabilities().conditionalIncrement()) {
+                out.printf("  summary table     %,d rows (host, event type, hour), counting %,d events%n",
+                        summary.summaryRows(), summary.summaryCount());
+            } else {
+                out.printf("  summary table     off: store %s has no increment inside a conditional mutation%n", store);
+            }
             out.printf("  customers/orders  %,d customers, %,d orders (%s), %,d order index rows%n", summary.customers(),
                     summary.orders(), summary.orderDesign(), summary.orderIndexRows());
             DemoSummary.CustomerScan scan = summary.customerScan();

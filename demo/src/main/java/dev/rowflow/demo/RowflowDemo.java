@@ -15,6 +15,7 @@ public final class RowflowDemo {
         if (System.getProperty("log4j2.configurationFile") == null) {
             System.setProperty("log4j2.configurationFile", "rowflow-demo-log4j2.xml");
         }
+        Rowflow.routeJavaUtilLogging();
         // HBase's shaded netty needs it on Java 17 (with the --add-opens of the jar manifest).
         System.setProperty("org.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible", "true");
         CommandLine cli = Rowflow.commandLine().addSubcommand(new DemoCommand()).addSubcommand(new BenchCommand());

@@ -16,8 +16,20 @@ import picocli.CommandLine.Command;
 public final class Rowflow {
 
     public static void main(String[] args) {
+        routeJavaUtilLogging();
         // Exit explicitly: Kafka's and HBase's non-daemon threads would keep a failed JVM alive.
         System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * Sends java.util.logging (Google's Bigtable client uses it) into log4j, so it lands where
+     * rowflow's own logs do instead of on stderr. Call first thing in main: the JDK reads the
+     * property once, when logging first starts.
+     */
+    public static void routeJavaUtilLogging() {
+        if (System.getProperty("java.util.logging.manager") == null) {
+            System.setProperty("java.util.logging.manager", "org.apache.logging.log4j.jul.LogManager");
+        }
     }
 
     /** The command line with rowflow's exit-code and error-message conventions. */
