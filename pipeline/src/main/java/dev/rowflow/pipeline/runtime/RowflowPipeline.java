@@ -264,6 +264,15 @@ public final class RowflowPipeline implements AutoCloseable {
             // One code path: Google's adapter is an HBase Connection (see connect).
             BigtableConfiguration.configure(conf, config.getString(RowflowConfig.BIGTABLE_PROJECT_CONFIG),
                     config.getString(RowflowConfig.BIGTABLE_INSTANCE_CONFIG));
+            // rowflow's write buffer is the adapter's bound on bytes in flight (its flow control), as
+            // it is HBase's write buffer: memory stays bounded by configuration on both stores. A
+            // batch must be smaller than that bound, so two batches fit. google.bigtable.* keys of
+            // the user's configuration, applied below, win.
+            long buffer = config.getLong(RowflowConfig.WRITE_BUFFER_BYTES_CONFIG);
+            if (buffer > 0) {
+                conf.setLong(BigtableOptionsFactory.BIGTABLE_BUFFERED_MUTATOR_MAX_MEMORY_KEY, buffer);
+                conf.setLong(BigtableOptionsFactory.BIGTABLE_BULK_MAX_REQUEST_SIZE_BYTES, buffer / 2);
+            }
             String emulator = config.getString(RowflowConfig.BIGTABLE_EMULATOR_HOST_CONFIG);
             if (!emulator.isEmpty()) {
                 conf.set(BigtableOptionsFactory.BIGTABLE_EMULATOR_HOST_KEY, emulator);

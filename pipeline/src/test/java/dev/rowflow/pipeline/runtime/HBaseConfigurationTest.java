@@ -64,4 +64,27 @@ class HBaseConfigurationTest {
         assertThatThrownBy(() -> RowflowPipeline.hbaseConfiguration(config))
                 .hasMessageContaining("hbase.site.path").hasMessageContaining("no such file");
     }
+
+    @Test
+    void shouldConfigureGooglesAdapterForBigtableWithTheWriteBufferAsItsBoundOnBytesInFlight() {
+        Map<String, String> props = new java.util.HashMap<>(Map.of("kafka.bootstrap.servers", "k:9092",
+                "store", "bigtable", "bigtable.project.id", "p", "bigtable.instance.id", "i",
+                "bigtable.emulator.host", "127.0.0.1:8086", "summary.log.enabled", "false"));
+
+        org.apache.hadoop.conf.Configuration conf = RowflowPipeline.hbaseConfiguration(new RowflowConfig(props));
+
+        assertThat(conf.get("hbase.client.connection.impl")).startsWith("com.google.cloud.bigtable.hbase");
+        assertThat(conf.get("google.bigtable.project.id")).isEqualTo("p");
+        assertThat(conf.get("google.bigtable.instance.id")).isEqualTo("i");
+        assertThat(conf.get("google.bigtable.emulator.endpoint.host")).isEqualTo("127.0.0.1:8086");
+        assertThat(conf.getLong("google.bigtable.buffered.mutator.max.memory", -1)).isEqualTo(4L * 1024 * 1024);
+        assertThat(conf.getLong("google.bigtable.bulk.max.request.size.bytes", -1)).isEqualTo(2L * 1024 * 1024);
+
+        // The user's own adapter keys win.
+        props.put("google.bigtable.buffered.mutator.max.memory", "67108864");
+        props.put("sink.write.buffer.bytes", "1048576");
+        conf = RowflowPipeline.hbaseConfiguration(new RowflowConfig(props));
+        assertThat(conf.getLong("google.bigtable.buffered.mutator.max.memory", -1)).isEqualTo(64L * 1024 * 1024);
+        assertThat(conf.getLong("google.bigtable.bulk.max.request.size.bytes", -1)).isEqualTo(512L * 1024);
+    }
 }
