@@ -3,6 +3,7 @@ package dev.rowflow.demo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rowflow.embedded.EmbeddedBigtable;
 import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.sinks.hbase.CounterCells;
 import dev.rowflow.sinks.hbase.Store;
 import dev.rowflow.keying.KeyBytes;
 import dev.rowflow.keying.layout.KeyPart;
@@ -192,10 +193,6 @@ final class DemoCommand implements Callable<Integer> {
 
     private RowflowConfig config(EmbeddedStack stack) {
         Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties(store));
-        if (!Store.of(store).capabilities().conditionalIncrement()) {
-            // The summary's exactly-once counters need HBase (see the README's store table).
-            props.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "false");
-        }
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(RowflowConfig.LOGS_TOPIC_CONFIG, TOPIC);
         props.put(RowflowConfig.PIPELINES_CONFIG, RowflowConfig.LOGS_PIPELINE + "," + RowflowConfig.ORDERS_PIPELINE);
@@ -342,10 +339,10 @@ final class DemoCommand implements Callable<Integer> {
             if (config.getBoolean(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG)) {
                 try (Table summary = connection.getTable(TableName.valueOf(
                         config.getString(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG)));
-                     ResultScanner rows = summary.getScanner(new Scan().addColumn(LogSummary.FAMILY, LogSummary.COUNT))) {
+                     ResultScanner rows = summary.getScanner(new Scan().addFamily(LogSummary.FAMILY))) {
                     for (Result row : rows) {
                         summaryRows++;
-                        summaryCount += Bytes.toLong(row.getValue(LogSummary.FAMILY, LogSummary.COUNT));
+                        summaryCount += CounterCells.total(row, LogSummary.FAMILY, LogSummary.COUNT);
                     }
                 }
             }
@@ -475,12 +472,8 @@ final class DemoCommand implements Callable<Integer> {
                 out.printf("  rows per bucket   %s, largest %.2f x fair share%n", summary.rowsPerBucket(),
                         summary.largestBucketShare());
             }
-            if (Store.of(store).capabilities().conditionalIncrement()) {
-                out.printf("  summary table     %,d rows (host, event type, hour), counting %,d events%n",
-                        summary.summaryRows(), summary.summaryCount());
-            } else {
-                out.printf("  summary table     off: store %s has no increment inside a conditional mutation%n", store);
-            }
+            out.printf("  summary table     %,d rows (host, event type, hour), counting %,d events%n",
+                    summary.summaryRows(), summary.summaryCount());
             out.printf("  customers/orders  %,d customers, %,d orders (%s), %,d order index rows%n", summary.customers(),
                     summary.orders(), summary.orderDesign(), summary.orderIndexRows());
             DemoSummary.CustomerScan scan = summary.customerScan();

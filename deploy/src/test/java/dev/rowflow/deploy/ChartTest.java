@@ -187,8 +187,6 @@ class ChartTest {
         assertThat(properties.getProperty("store")).isEqualTo("bigtable");
         assertThat(properties.getProperty("bigtable.project.id")).isEqualTo("my-project");
         assertThat(properties.getProperty("bigtable.instance.id")).isEqualTo("rowflow-prod");
-        // The summary's counters need HBase: off by default on Bigtable, so the install starts.
-        assertThat(properties.getProperty("summary.log.enabled")).isEqualTo("false");
         assertThat(properties.stringPropertyNames()).noneMatch(k -> k.startsWith("hbase.") || k.startsWith("zookeeper."));
         Map<String, V1EnvVar> env = new HashMap<>();
         rowflow.getEnv().forEach(e -> env.put(e.getName(), e));

@@ -409,11 +409,6 @@ public final class RowflowConfig extends AbstractConfig {
                 throw new ConfigException(key, get(key), e.getMessage());
             }
         }
-        if (!store.capabilities().conditionalIncrement() && runs(LOGS_PIPELINE) && getBoolean(LOG_SUMMARY_ENABLED_CONFIG)) {
-            throw new ConfigException(LOG_SUMMARY_ENABLED_CONFIG, true, "the summary table's exactly-once counters "
-                    + "need an increment inside a conditional mutation, which store " + store.token()
-                    + " does not have; set " + LOG_SUMMARY_ENABLED_CONFIG + "=false");
-        }
         if (store == Store.BIGTABLE) {
             for (String key : new String[] {BIGTABLE_PROJECT_CONFIG, BIGTABLE_INSTANCE_CONFIG}) {
                 if (getString(key).isBlank()) {

@@ -50,7 +50,7 @@ class RowflowConfigTest {
     }
 
     private static final Map<String, String> BIGTABLE = Map.of("kafka.bootstrap.servers", "b:9092", "store", "bigtable",
-            "bigtable.project.id", "p", "bigtable.instance.id", "i", "summary.log.enabled", "false");
+            "bigtable.project.id", "p", "bigtable.instance.id", "i");
 
     private static Map<String, String> bigtableWith(String key, String value) {
         Map<String, String> props = new java.util.HashMap<>(BIGTABLE);
@@ -72,7 +72,7 @@ class RowflowConfigTest {
     }
 
     @Test
-    void shouldRefuseWhatBigtableTunesItselfAndWhatItCannotCount() {
+    void shouldRefuseWhatBigtableTunesItself() {
         assertThatThrownBy(() -> new RowflowConfig(bigtableWith("table.customer.compression", "GZ")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("table.customer.compression")
                 .hasMessageContaining("store bigtable");
@@ -80,9 +80,6 @@ class RowflowConfigTest {
                 .isInstanceOf(ConfigException.class).hasMessageContaining("table.log.index.bloom");
         assertThatThrownBy(() -> new RowflowConfig(bigtableWith("table.order.block.size", "16384")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("table.order.block.size");
-        assertThatThrownBy(() -> new RowflowConfig(bigtableWith("summary.log.enabled", "true")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("summary.log.enabled")
-                .hasMessageContaining("store bigtable");
         assertThatThrownBy(() -> new RowflowConfig(bigtableWith("bigtable.instance.id", "")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("bigtable.instance.id")
                 .hasMessageContaining("required with store=bigtable");

@@ -69,7 +69,7 @@ class HBaseConfigurationTest {
     void shouldConfigureGooglesAdapterForBigtableWithTheWriteBufferAsItsBoundOnBytesInFlight() {
         Map<String, String> props = new java.util.HashMap<>(Map.of("kafka.bootstrap.servers", "k:9092",
                 "store", "bigtable", "bigtable.project.id", "p", "bigtable.instance.id", "i",
-                "bigtable.emulator.host", "127.0.0.1:8086", "summary.log.enabled", "false"));
+                "bigtable.emulator.host", "127.0.0.1:8086"));
 
         org.apache.hadoop.conf.Configuration conf = RowflowPipeline.hbaseConfiguration(new RowflowConfig(props));
 

@@ -37,7 +37,15 @@ import java.util.Map;
  * a stream thread that lost the partition but had not noticed yet, moved the mark -- the mark is
  * read again and only what is still above it is added.
  *
- * <p>Cost: one batched {@code checkAndMutate} per counter cell and source per flush, one batched
+ * <p>A store without an increment inside a conditional mutation (Bigtable: its conditional
+ * mutations take only set-cell and delete) keeps a count per source instead, qualifier
+ * {@code <counter qualifier>@<source>}, 8 bytes, written as an absolute value (the count read
+ * with the mark plus the amount) in the same conditional mutation as the mark: only the writer
+ * that holds the mark can move that source's count, so no update is lost. The counter's value is
+ * then the sum of its per-source cells ({@link CounterCells#total}); its own cell stays unwritten.
+ *
+ * <p>Cost: one batched {@code checkAndMutate} per counter cell and source per flush (on Bigtable
+ * one per counter cell and source: its adapter takes them one at a time), one batched
  * {@code Get} for marks not cached (after a start or a lost race). Not thread-safe.
  */
 final class IdempotentCounters {
@@ -83,6 +91,8 @@ final class IdempotentCounters {
 
     private final Connection connection;
     private final Map<TableRole, TableName> tables;
+    /** Whether the store counts with an Increment in the conditional mutation, or per source. */
+    private final boolean increments;
     /** One counter cell of one source. */
     private record Key(TableRole table, ByteBuffer row, ByteBuffer family, ByteBuffer qualifier, String source) {
     }
@@ -93,10 +103,13 @@ final class IdempotentCounters {
     private final Map<Key, Pending> pending = new LinkedHashMap<>();
     /** Known watermarks; -1 = no mark (nothing counted yet). */
     private final Map<Key, Long> watermarks = new HashMap<>();
+    /** Known per-source counts, read with the watermarks (per-source stores only). */
+    private final Map<Key, Long> sourceCounts = new HashMap<>();
 
     IdempotentCounters(Connection connection, Map<TableRole, TableName> tables) {
         this.connection = connection;
         this.tables = tables;
+        this.increments = Store.of(connection).capabilities().conditionalIncrement();
     }
 
     /** Remembers that record {@code offset} of {@code source} adds to {@code counter}. */
@@ -128,6 +141,7 @@ final class IdempotentCounters {
         Map<TableRole, Long> applied = new java.util.EnumMap<>(TableRole.class);
         if (watermarks.size() > MAX_CACHED_WATERMARKS) {
             watermarks.clear();
+            sourceCounts.clear();
         }
         for (int attempt = 1; !pending.isEmpty(); attempt++) {
             if (attempt > MAX_ATTEMPTS) {
@@ -147,8 +161,14 @@ final class IdempotentCounters {
                 }
                 Counter c = p.counter;
                 RowMutations row = new RowMutations(c.row(), 2);
-                row.add(new Increment(c.row()).addColumn(c.family(), c.qualifier(), amount));
-                row.add(new Put(c.row()).addColumn(c.family(), p.mark, Bytes.toBytes(p.lastOffset())));
+                Put markAndCount = new Put(c.row()).addColumn(c.family(), p.mark, Bytes.toBytes(p.lastOffset()));
+                if (increments) {
+                    row.add(new Increment(c.row()).addColumn(c.family(), c.qualifier(), amount));
+                } else {
+                    markAndCount.addColumn(c.family(), CounterCells.sourceQualifier(c.qualifier(), entry.getKey().source()),
+                            Bytes.toBytes(sourceCounts.getOrDefault(entry.getKey(), 0L) + amount));
+                }
+                row.add(markAndCount);
                 CheckAndMutate.Builder check = CheckAndMutate.newBuilder(c.row());
                 CheckAndMutate mutate = watermark < 0 ? check.ifNotExists(c.family(), p.mark).build(row)
                         : check.ifEquals(c.family(), p.mark, Bytes.toBytes(watermark)).build(row);
@@ -157,22 +177,48 @@ final class IdempotentCounters {
             }
             for (Map.Entry<TableRole, List<CheckAndMutate>> table : mutations.entrySet()) {
                 List<Key> keys = keysByTable.get(table.getKey());
-                List<CheckAndMutateResult> results;
+                List<Boolean> results;
                 try (Table t = connection.getTable(tables.get(table.getKey()))) {
-                    results = t.checkAndMutate(table.getValue());
+                    results = checkAndMutate(t, table.getValue());
                 }
                 for (int i = 0; i < results.size(); i++) {
                     Key key = keys.get(i);
-                    if (results.get(i).isSuccess()) {
-                        watermarks.put(key, pending.remove(key).lastOffset());
+                    if (results.get(i)) {
+                        Pending done = pending.remove(key);
+                        if (!increments) {
+                            sourceCounts.merge(key, done.amountAbove(watermarks.get(key)), Long::sum);
+                        }
+                        watermarks.put(key, done.lastOffset());
                         applied.merge(table.getKey(), 1L, Long::sum);
                     } else {
                         watermarks.remove(key); // moved by someone else: read it again
+                        sourceCounts.remove(key);
                     }
                 }
             }
         }
         return applied;
+    }
+
+    /**
+     * The conditional mutations' outcomes, in order: one batch on HBase; one at a time through the
+     * checkAndMutate builder elsewhere, the only form Google's Bigtable adapter implements.
+     */
+    @SuppressWarnings("deprecation")
+    private List<Boolean> checkAndMutate(Table t, List<CheckAndMutate> mutations) throws IOException {
+        List<Boolean> results = new ArrayList<>(mutations.size());
+        if (increments) {
+            for (CheckAndMutateResult result : t.checkAndMutate(mutations)) {
+                results.add(result.isSuccess());
+            }
+            return results;
+        }
+        for (CheckAndMutate m : mutations) {
+            Table.CheckAndMutateBuilder check = t.checkAndMutate(m.getRow(), m.getFamily()).qualifier(m.getQualifier());
+            check = m.getValue() == null ? check.ifNotExists() : check.ifEquals(m.getValue());
+            results.add(check.thenMutate((RowMutations) m.getAction()));
+        }
+        return results;
     }
 
     private void readMissingWatermarks() throws IOException {
@@ -186,7 +232,11 @@ final class IdempotentCounters {
             List<Get> gets = new ArrayList<>();
             for (Key key : table.getValue()) {
                 Pending p = pending.get(key);
-                gets.add(new Get(p.counter.row()).addColumn(p.counter.family(), p.mark));
+                Get get = new Get(p.counter.row()).addColumn(p.counter.family(), p.mark);
+                if (!increments) {
+                    get.addColumn(p.counter.family(), CounterCells.sourceQualifier(p.counter.qualifier(), key.source()));
+                }
+                gets.add(get);
             }
             try (Table t = connection.getTable(tables.get(table.getKey()))) {
                 Result[] results = t.get(gets);
@@ -195,6 +245,11 @@ final class IdempotentCounters {
                     Pending p = pending.get(key);
                     byte[] mark = results[i].getValue(p.counter.family(), p.mark);
                     watermarks.put(key, mark == null ? -1L : ByteBuffer.wrap(mark).getLong());
+                    if (!increments) {
+                        byte[] count = results[i].getValue(p.counter.family(),
+                                CounterCells.sourceQualifier(p.counter.qualifier(), key.source()));
+                        sourceCounts.put(key, count == null ? 0L : Bytes.toLong(count));
+                    }
                 }
             }
         }

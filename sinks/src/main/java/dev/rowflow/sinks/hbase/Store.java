@@ -34,8 +34,8 @@ public enum Store {
      * @param regionMetrics per-region request counts ({@code Admin#getRegionMetrics}), which the
      *                      hotspot experiment reads
      * @param coprocessors  region observers (the tests' fault injection)
-     * @param conditionalIncrement an increment inside a conditional row mutation, which the
-     *                      summary table's exactly-once counters need
+     * @param conditionalIncrement an increment inside a conditional row mutation; without it the
+     *                      exactly-once counters keep one cell per source ({@link CounterCells})
      * @param fixedRegions  regions start at the pre-split points and stay there until they grow;
      *                      Bigtable takes split points as a hint and moves tablets by load
      */
