@@ -53,6 +53,22 @@ public final class LogEventProducer implements AutoCloseable {
         return sent;
     }
 
+    /**
+     * Sends {@code count} events of {@code generator} at about {@code perSecond} (in steps of a
+     * tenth of a second), then waits until all are acknowledged: events that keep arriving while a
+     * fault test breaks something, instead of a backlog a fast machine could finish first.
+     */
+    public void sendPaced(LogEventGenerator generator, long count, int perSecond) throws InterruptedException {
+        long step = Math.max(1, perSecond / 10);
+        for (long sent = 1; sent <= count; sent++) {
+            send(generator.next());
+            if (sent % step == 0) {
+                Thread.sleep(100);
+            }
+        }
+        flush();
+    }
+
     /** Waits until every event sent so far is acknowledged; throws if one was not. */
     public void flush() {
         producer.flush();

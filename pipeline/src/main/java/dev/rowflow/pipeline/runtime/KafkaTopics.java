@@ -109,6 +109,16 @@ public final class KafkaTopics {
     }
 
     /**
+     * How many records of {@code topic} the consumer group {@code groupId} has committed: the
+     * records produced so far less those not committed yet.
+     */
+    public static long committed(Admin admin, String groupId, String topic)
+            throws InterruptedException, ExecutionException {
+        long produced = endOffsets(admin, topic).values().stream().mapToLong(Long::longValue).sum();
+        return produced - uncommitted(admin, groupId, topic);
+    }
+
+    /**
      * How many records of {@code topic} the consumer group {@code groupId} has not committed yet.
      * With rowflow's flush-before-commit, 0 means every record's rows are in HBase.
      */

@@ -75,7 +75,7 @@ class HBaseOutageIT {
                 while (System.nanoTime() - outageStarted < TimeUnit.SECONDS.toNanos(30)) {
                     assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
                     committedInOutage = Math.max(committedInOutage,
-                            committed(admin));
+                            KafkaTopics.committed(admin, "it-outage", "outage-logs"));
                     Thread.sleep(500);
                 }
                 stack.hbase().startRegionServer();
@@ -107,7 +107,7 @@ class HBaseOutageIT {
         long committed = 0;
         while (System.nanoTime() < deadline) {
             assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
-            committed = committed(admin);
+            committed = KafkaTopics.committed(admin, "it-outage", "outage-logs");
             assertThat(rows("outage_data")).as("data rows while %d events are committed", committed)
                     .isGreaterThanOrEqualTo(committed);
             assertThat(rows("outage_index")).as("index rows while %d events are committed", committed)
@@ -118,12 +118,6 @@ class HBaseOutageIT {
             Thread.sleep(500);
         }
         return committed;
-    }
-
-    /** Events whose offsets the pipeline has committed, over all partitions. */
-    private static long committed(Admin admin) throws Exception {
-        long produced = KafkaTopics.endOffsets(admin, "outage-logs").values().stream().mapToLong(Long::longValue).sum();
-        return produced - KafkaTopics.uncommitted(admin, "it-outage", "outage-logs");
     }
 
     private static long rows(String table) throws Exception {

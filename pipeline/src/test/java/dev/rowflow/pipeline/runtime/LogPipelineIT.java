@@ -253,15 +253,8 @@ class LogPipelineIT {
         try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
              Admin admin = Admin.create(config.kafkaProperties())) {
             java.util.concurrent.Future<?> sent = sender.submit(() -> {
-                LogEventGenerator generator = new LogEventGenerator(17, 40, 1_700_000_000_000L);
                 try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
-                    for (int i = 1; i <= events; i++) {
-                        producer.send(generator.next());
-                        if (i % 200 == 0) {
-                            Thread.sleep(100);
-                        }
-                    }
-                    producer.flush();
+                    producer.sendPaced(new LogEventGenerator(17, 40, 1_700_000_000_000L), events, 2_000);
                 }
                 return null;
             });
@@ -269,7 +262,7 @@ class LogPipelineIT {
             long committed = 0;
             while (System.nanoTime() < deadline && committed != events) {
                 assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
-                committed = committed(admin, config);
+                committed = KafkaTopics.committed(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG), topic(config));
                 if (committedAtRestart < 0 && committed >= 1_000) {
                     committedAtRestart = committed;
                     // Mid-run: the broker goes away for 5 s and comes back on the same port.
@@ -286,12 +279,6 @@ class LogPipelineIT {
         assertThat(committedAtRestart).as("events committed when the broker restarted").isBetween(1_000L, events - 1L);
         assertThat(count(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).isEqualTo(events);
         assertThat(count(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).isEqualTo(events);
-    }
-
-    /** Records of the topic whose offsets the pipeline has committed. */
-    private static long committed(Admin admin, RowflowConfig config) throws Exception {
-        long produced = KafkaTopics.endOffsets(admin, topic(config)).values().stream().mapToLong(Long::longValue).sum();
-        return produced - KafkaTopics.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG), topic(config));
     }
 
     @Test
