@@ -47,7 +47,6 @@ class TablesCommandIT {
         props.putAll(stack.rowflowProperties(store.token()));
         props.put("table.log.data", "cli_tables_data");
         props.put("table.log.index", "cli_tables_index");
-        props.put("summary.log.enabled", "false");
         props.putAll(settings);
         Path file = dir.resolve("rowflow.properties");
         try (OutputStream out = Files.newOutputStream(file)) {
