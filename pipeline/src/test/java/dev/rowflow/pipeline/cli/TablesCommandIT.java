@@ -47,6 +47,9 @@ class TablesCommandIT {
         props.putAll(stack.rowflowProperties(store.token()));
         props.put("table.log.data", "cli_tables_data");
         props.put("table.log.index", "cli_tables_index");
+        // Its own summary table too: other tests of this JVM fill the default one, and the
+        // emulator's tablets (what describe prints as regions) follow the data.
+        props.put("table.log.summary", "cli_tables_summary");
         props.putAll(settings);
         Path file = dir.resolve("rowflow.properties");
         try (OutputStream out = Files.newOutputStream(file)) {
