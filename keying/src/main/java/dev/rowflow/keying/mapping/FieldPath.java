@@ -1,0 +1,225 @@
+package dev.rowflow.keying.mapping;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a value sits in a record: a path of names and array positions, parsed once per input
+ * and resolved against every record without parsing or allocating.
+ *
+ * <h2>Syntax</h2>
+ * <pre>
+ * path  := step ("." step | "[" index "]")*
+ * step  := name | '"' quoted '"'
+ * name  := one or more characters other than  . [ ] " , | : = * + ( ) and whitespace
+ *          (so {@code @timestamp}, {@code log-file}, {@code $id} are names)
+ * quoted:= any characters, {@code \"} and {@code \\} escaped (a name with dots, spaces, colons...)
+ * index := 0 | [1-9][0-9]*      (an array element, 0-based)
+ * </pre>
+ * Examples: {@code host.name}, {@code @timestamp}, {@code tags[0]}, {@code kubernetes.labels."app.kubernetes.io/name"}.
+ *
+ * <h2>Resolution</h2>
+ * Each name is looked up in the object at hand. <b>Dotted keys</b>: where the nested path is
+ * absent, the names that follow are tried joined with dots as one key, longest last -- so
+ * {@code log.level} finds {@code {"log":{"level":"warn"}}} and also {@code {"log.level":"warn"}}
+ * (ECS documents may carry both forms), and {@code log.file.path} finds
+ * {@code {"log":{"file.path":"/x"}}}. The nested form wins where both are present. A path that
+ * runs into a scalar, a missing key or an index past the end of an array yields {@code null}
+ * (absent); a JSON {@code null} yields {@link RecordTree#NULL}.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class FieldPath {
+    private final String text;
+    /** Each step: a {@link String} name or an {@link Integer} array index. */
+    private final Object[] steps;
+    /**
+     * For each step {@code i} that is a name: the keys to try when {@code steps[i]} is absent,
+     * {@code steps[i].steps[i+1]...steps[j]} for each following name step {@code j}, computed
+     * once here so that resolving never concatenates.
+     */
+    private final String[][] dottedKeys;
+
+    private FieldPath(String text, Object[] steps) {
+        this.text = text;
+        this.steps = steps;
+        this.dottedKeys = new String[steps.length][];
+        for (int i = 0; i < steps.length; i++) {
+            if (!(steps[i] instanceof String first)) {
+                continue;
+            }
+            List<String> keys = new ArrayList<>();
+            StringBuilder joined = new StringBuilder(first);
+            for (int j = i + 1; j < steps.length && steps[j] instanceof String next; j++) {
+                joined.append('.').append(next);
+                keys.add(joined.toString());
+            }
+            dottedKeys[i] = keys.toArray(String[]::new);
+        }
+    }
+
+    /**
+     * Parses a path.
+     *
+     * @throws IllegalArgumentException naming the path, the offset and what was expected there
+     */
+    public static FieldPath parse(String text) {
+        if (text == null || text.isEmpty()) {
+            throw new IllegalArgumentException("a field path must not be empty");
+        }
+        List<Object> steps = new ArrayList<>();
+        int i = 0;
+        int n = text.length();
+        boolean expectStep = true;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (expectStep) {
+                if (c == '"') {
+                    StringBuilder name = new StringBuilder();
+                    i++;
+                    while (true) {
+                        if (i >= n) {
+                            throw error(text, i, "a closing '\"'");
+                        }
+                        char q = text.charAt(i);
+                        if (q == '\\' && i + 1 < n && (text.charAt(i + 1) == '"' || text.charAt(i + 1) == '\\')) {
+                            name.append(text.charAt(i + 1));
+                            i += 2;
+                        } else if (q == '"') {
+                            i++;
+                            break;
+                        } else {
+                            name.append(q);
+                            i++;
+                        }
+                    }
+                    if (name.length() == 0) {
+                        throw error(text, i - 2, "a name (\"\" is empty)");
+                    }
+                    steps.add(name.toString());
+                } else {
+                    int start = i;
+                    while (i < n && isNameChar(text.charAt(i))) {
+                        i++;
+                    }
+                    if (i == start) {
+                        throw error(text, i, "a name or a quoted \"name\"");
+                    }
+                    steps.add(text.substring(start, i));
+                }
+                expectStep = false;
+            } else if (c == '.') {
+                i++;
+                expectStep = true;
+            } else if (c == '[') {
+                int close = text.indexOf(']', i);
+                if (close < 0) {
+                    throw error(text, i, "an index such as [0] closed by ']'");
+                }
+                String digits = text.substring(i + 1, close);
+                if (!digits.matches("0|[1-9][0-9]{0,8}")) {
+                    throw error(text, i + 1, "an array index (0, 1, 2...)");
+                }
+                steps.add(Integer.valueOf(digits));
+                i = close + 1;
+            } else {
+                throw error(text, i, "'.' or '[' after a step");
+            }
+        }
+        if (expectStep) {
+            throw error(text, n, "a name after the last '.'");
+        }
+        return new FieldPath(text, steps.toArray());
+    }
+
+    private static boolean isNameChar(char c) {
+        return !Character.isWhitespace(c) && ".[]\",|:=*+()".indexOf(c) < 0;
+    }
+
+    private static IllegalArgumentException error(String text, int offset, String expected) {
+        return new IllegalArgumentException("field path '" + text + "': expected " + expected + " at offset " + offset);
+    }
+
+    /** The path as written. */
+    public String text() {
+        return text;
+    }
+
+    /** The steps: each a {@link String} name or an {@link Integer} array index. */
+    public List<Object> steps() {
+        return List.of(steps);
+    }
+
+    /** Whether {@code other} is this path or lies under it ({@code a.b} is under {@code a}). */
+    public boolean covers(FieldPath other) {
+        if (other.steps.length < steps.length) {
+            return false;
+        }
+        for (int i = 0; i < steps.length; i++) {
+            if (!steps[i].equals(other.steps[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The value at this path in a {@link RecordTree} (objects as {@code Map<String, Object>},
+     * arrays as {@code List<Object>}): a scalar, an object, an array, {@link RecordTree#NULL}, or
+     * null if absent.
+     */
+    public Object resolve(Map<String, Object> record) {
+        return resolve(record, 0);
+    }
+
+    private Object resolve(Object node, int from) {
+        if (from == steps.length) {
+            return node;
+        }
+        Object step = steps[from];
+        if (step instanceof Integer index) {
+            if (node instanceof List<?> list && index < list.size()) {
+                return resolve(list.get(index), from + 1);
+            }
+            return null;
+        }
+        if (!(node instanceof Map<?, ?> object)) {
+            return null;
+        }
+        Object child = object.get(step);
+        if (child != null) {
+            Object found = resolve(child, from + 1);
+            if (found != null) {
+                return found;
+            }
+        }
+        // The nested path is absent: try the following names joined with dots as one key.
+        String[] dotted = dottedKeys[from];
+        for (int k = 0; k < dotted.length; k++) {
+            Object joined = object.get(dotted[k]);
+            if (joined != null) {
+                Object found = resolve(joined, from + 2 + k);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof FieldPath p && java.util.Arrays.equals(steps, p.steps);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Arrays.hashCode(steps);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}
