@@ -31,7 +31,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,7 +136,7 @@ final class BenchCommand implements Callable<Integer> {
             for (int i = 0; i < events; i++) {
                 generated.add(generator.next());
             }
-            List<List<Put>> puts = puts(rows, generated);
+            Map<TableRole, List<Put>> puts = puts(rows, generated);
             Phase rawPhase = rawCeiling(config, rows, puts, err);
             Phase rowflowPhase = endToEnd(config, generated, err);
             double raw = rawPhase.rowsPerSecond();
@@ -168,19 +167,16 @@ final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The Puts of the events' rows, by table role ordinal, as the sink builds them. */
-    private static List<List<Put>> puts(LogEventRows rows, List<LogEvent> events) {
-        List<List<Put>> puts = new ArrayList<>();
-        for (int i = 0; i < TableRole.values().length; i++) {
-            puts.add(new ArrayList<>());
-        }
+    /** The Puts of the events' rows, by table role, as the sink builds them. */
+    private static Map<TableRole, List<Put>> puts(LogEventRows rows, List<LogEvent> events) {
+        Map<TableRole, List<Put>> puts = new java.util.TreeMap<>();
         for (LogEvent event : events) {
             for (Row row : rows.rowsOf(event)) {
                 Put put = new Put(row.key(), row.timestamp());
                 for (Cell cell : row.cells()) {
                     put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
                 }
-                puts.get(row.table().ordinal()).add(put);
+                puts.computeIfAbsent(row.table(), t -> new ArrayList<>()).add(put);
             }
         }
         return puts;
@@ -189,7 +185,7 @@ final class BenchCommand implements Callable<Integer> {
     /** Tables like the pipeline's, under another prefix, created empty. */
     private static Map<TableRole, TableDefinition> tablesLike(RowflowConfig config, LogEventRows rows, String prefix,
                                                               Connection connection) throws Exception {
-        Map<TableRole, TableDefinition> tables = new EnumMap<>(TableRole.class);
+        Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
         config.logTables(rows).forEach((role, table) -> tables.put(role, new TableDefinition(
                 TableName.valueOf(prefix + table.name().getNameAsString()), table.family(), table.settings(),
                 table.layout())));
@@ -205,12 +201,12 @@ final class BenchCommand implements Callable<Integer> {
      * (c) The same rows, data then index row of each event, each with its own synchronous
      * {@code Table.put}: what a sink without buffering gets. A sample of the rows.
      */
-    private static double naivePuts(RowflowConfig config, LogEventRows rows, List<List<Put>> puts, int count,
+    private static double naivePuts(RowflowConfig config, LogEventRows rows, Map<TableRole, List<Put>> puts, int count,
                                      PrintWriter err) throws Exception {
         try (Connection connection = RowflowPipeline.connect(config)) {
             Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "naive_", connection);
-            List<Put> dataPuts = puts.get(TableRole.LOG_DATA.ordinal());
-            List<Put> indexPuts = puts.get(TableRole.LOG_INDEX.ordinal());
+            List<Put> dataPuts = puts.get(TableRole.LOG_DATA);
+            List<Put> indexPuts = puts.get(TableRole.LOG_INDEX);
             int written = 0;
             long start = System.nanoTime();
             try (org.apache.hadoop.hbase.client.Table data = connection.getTable(tables.get(TableRole.LOG_DATA).name());
@@ -230,7 +226,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The same rows written straight through one BufferedMutator per table: what HBase takes here. */
-    private static Phase rawCeiling(RowflowConfig config, LogEventRows rows, List<List<Put>> puts, PrintWriter err)
+    private static Phase rawCeiling(RowflowConfig config, LogEventRows rows, Map<TableRole, List<Put>> puts, PrintWriter err)
             throws Exception {
         try (Connection connection = RowflowPipeline.connect(config)) {
             Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "raw_", connection);
@@ -238,8 +234,8 @@ final class BenchCommand implements Callable<Integer> {
             long start = System.nanoTime();
             try (BufferedMutator data = connection.getBufferedMutator(tables.get(TableRole.LOG_DATA).name());
                  BufferedMutator index = connection.getBufferedMutator(tables.get(TableRole.LOG_INDEX).name())) {
-                List<Put> dataPuts = puts.get(TableRole.LOG_DATA.ordinal());
-                List<Put> indexPuts = puts.get(TableRole.LOG_INDEX.ordinal());
+                List<Put> dataPuts = puts.get(TableRole.LOG_DATA);
+                List<Put> indexPuts = puts.get(TableRole.LOG_INDEX);
                 for (int i = 0; i < dataPuts.size(); i++) {
                     data.mutate(dataPuts.get(i));
                     index.mutate(indexPuts.get(i));
@@ -248,7 +244,7 @@ final class BenchCommand implements Callable<Integer> {
                 index.flush();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long written = 2L * puts.get(TableRole.LOG_DATA.ordinal()).size();
+            long written = 2L * puts.get(TableRole.LOG_DATA).size();
             double rowsPerSecond = written / seconds;
             CpuMeter.Usage usage = cpu.stop();
             err.printf("raw BufferedMutator: %,d rows in %.1f s, %,.0f rows/s; %.1f us CPU per row, machine %.0f%% busy%n",

@@ -23,7 +23,6 @@ import org.apache.hadoop.hbase.client.Connection;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -140,7 +139,7 @@ final class QueryLatency {
             }
             sink.flush();
         }
-        Map<TableRole, TableName> names = new EnumMap<>(TableRole.class);
+        Map<TableRole, TableName> names = new java.util.TreeMap<>();
         definitions.forEach((role, table) -> names.put(role, table.name()));
         return new OrderData(names, rows, numbers);
     }

@@ -8,7 +8,11 @@ import java.util.regex.Pattern;
 /** Parses the spec strings of {@link RowKeyLayout}; every error names the piece at fault. */
 final class LayoutSpec {
     private static final Pattern SALT = Pattern.compile("(bucket|hex|bin)\\((.*)\\)");
-    private static final Pattern PART = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*):([a-z0-9]+)");
+    /**
+     * A part names a field: a plain name or a field path of a declared mapping ({@code host.name},
+     * {@code @timestamp}, {@code tags[0]}); the encoding follows the last colon.
+     */
+    private static final Pattern PART = Pattern.compile("([^,|:\\s][^,|\\s]*):([a-z0-9]+)");
 
     private LayoutSpec() {
     }

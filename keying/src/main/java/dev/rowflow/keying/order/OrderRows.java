@@ -17,7 +17,6 @@ import dev.rowflow.keying.layout.Salt;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -176,7 +175,7 @@ public final class OrderRows {
      * key of its first record type.
      */
     public Map<TableRole, RowKeyLayout> tableLayouts() {
-        Map<TableRole, RowKeyLayout> layouts = new EnumMap<>(TableRole.class);
+        Map<TableRole, RowKeyLayout> layouts = new java.util.TreeMap<>();
         layouts.put(TableRole.ORDER, orderRowLayout);
         if (!customerPlusPlus) {
             layouts.put(TableRole.CUSTOMER, customerLayout);

@@ -34,7 +34,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -210,7 +209,7 @@ final class QueryCommand {
         int query(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
             OrderRows rows = config.orderRows(uids);
             Map<TableRole, TableDefinition> tables = config.orderTables(rows);
-            Map<TableRole, TableName> names = new EnumMap<>(TableRole.class);
+            Map<TableRole, TableName> names = new java.util.TreeMap<>();
             tables.forEach((role, table) -> names.put(role, table.name()));
             QueryResult<StoredRow> result = run(new OrderQueries(connection, names, rows));
             printRows(result, tables, out);

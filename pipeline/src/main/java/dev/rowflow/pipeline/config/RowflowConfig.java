@@ -461,7 +461,7 @@ public final class RowflowConfig extends AbstractConfig {
 
     /** The log tables as configured: names, families and their settings, key layouts. */
     public Map<TableRole, TableDefinition> logTables(LogEventRows rows) {
-        Map<TableRole, TableDefinition> tables = new java.util.EnumMap<>(TableRole.class);
+        Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
         LogSummary summary = logSummary();
         if (summary != null) {
             tables.put(TableRole.LOG_SUMMARY, new TableDefinition(TableName.valueOf(getString(LOG_SUMMARY_TABLE_CONFIG)),
@@ -490,7 +490,7 @@ public final class RowflowConfig extends AbstractConfig {
 
     /** The customer and order tables of the configured design: names, families, settings, layouts. */
     public Map<TableRole, TableDefinition> orderTables(OrderRows rows) {
-        Map<TableRole, TableDefinition> tables = new java.util.EnumMap<>(TableRole.class);
+        Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
         for (Map.Entry<TableRole, RowKeyLayout> table : rows.tableLayouts().entrySet()) {
             String key = tableKey(table.getKey());
             tables.put(table.getKey(), new TableDefinition(TableName.valueOf(getString(key)),
@@ -502,7 +502,7 @@ public final class RowflowConfig extends AbstractConfig {
 
     /** Every table of the configured pipelines. */
     public Map<TableRole, TableDefinition> tables(UidResolver uids) {
-        Map<TableRole, TableDefinition> tables = new java.util.EnumMap<>(TableRole.class);
+        Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
         if (runs(LOGS_PIPELINE)) {
             tables.putAll(logTables(logEventRows(uids)));
         }
@@ -512,28 +512,30 @@ public final class RowflowConfig extends AbstractConfig {
         return tables;
     }
 
+    private static final Map<TableRole, String> TABLE_KEY_BY_ROLE = Map.of(
+            TableRole.LOG_DATA, LOG_DATA_TABLE_CONFIG, TableRole.LOG_INDEX, LOG_INDEX_TABLE_CONFIG,
+            TableRole.LOG_SUMMARY, LOG_SUMMARY_TABLE_CONFIG, TableRole.CUSTOMER, CUSTOMER_TABLE_CONFIG,
+            TableRole.ORDER, ORDER_TABLE_CONFIG, TableRole.SHIPPING_LOCATION, SHIPPING_LOCATION_TABLE_CONFIG,
+            TableRole.LINE_ITEM, LINE_ITEM_TABLE_CONFIG, TableRole.ORDER_INDEX, ORDER_INDEX_TABLE_CONFIG);
+
     /** The key naming the table of {@code role}. */
     public static String tableKey(TableRole role) {
-        return switch (role) {
-            case LOG_DATA -> LOG_DATA_TABLE_CONFIG;
-            case LOG_INDEX -> LOG_INDEX_TABLE_CONFIG;
-            case LOG_SUMMARY -> LOG_SUMMARY_TABLE_CONFIG;
-            case CUSTOMER -> CUSTOMER_TABLE_CONFIG;
-            case ORDER -> ORDER_TABLE_CONFIG;
-            case SHIPPING_LOCATION -> SHIPPING_LOCATION_TABLE_CONFIG;
-            case LINE_ITEM -> LINE_ITEM_TABLE_CONFIG;
-            case ORDER_INDEX -> ORDER_INDEX_TABLE_CONFIG;
-        };
+        String key = TABLE_KEY_BY_ROLE.get(role);
+        if (key == null) {
+            throw new IllegalArgumentException("no table key for role " + role);
+        }
+        return key;
     }
 
     /** The key whose value decides the row keys of the table of {@code role}. */
     public static String layoutKey(TableRole role) {
-        return switch (role) {
-            case LOG_DATA -> LOG_DATA_LAYOUT_CONFIG;
-            case LOG_INDEX -> LOG_INDEX_LAYOUT_CONFIG;
-            case LOG_SUMMARY -> LOG_SUMMARY_TABLE_CONFIG;
-            default -> ORDER_LAYOUT_CONFIG;
-        };
+        if (role == TableRole.LOG_DATA) {
+            return LOG_DATA_LAYOUT_CONFIG;
+        }
+        if (role == TableRole.LOG_INDEX) {
+            return LOG_INDEX_LAYOUT_CONFIG;
+        }
+        return role == TableRole.LOG_SUMMARY ? LOG_SUMMARY_TABLE_CONFIG : ORDER_LAYOUT_CONFIG;
     }
 
     /** Dead-letter topic by input topic, for the configured pipelines. */

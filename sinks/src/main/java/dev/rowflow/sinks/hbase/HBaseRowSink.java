@@ -17,7 +17,6 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 
 import java.io.IOException;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -41,16 +40,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * returns only after every row written before it has been acknowledged (or its failure is thrown).
  */
 public final class HBaseRowSink implements RowSink {
-    private final Map<TableRole, BufferedMutator> mutators = new EnumMap<>(TableRole.class);
-    private final Map<TableRole, Long> cellTtlMillis = new EnumMap<>(TableRole.class);
+    private final Map<TableRole, BufferedMutator> mutators = new java.util.TreeMap<>();
+    private final Map<TableRole, Long> cellTtlMillis = new java.util.TreeMap<>();
     private final int maxKeyValueSize;
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
     private final IdempotentCounters counters;
     private final SinkMetrics metrics;
-    /** Rows written since the last flush, by table role ordinal: counted when a flush returns. */
-    private final long[] pendingRows = new long[TableRole.values().length];
+    /** Rows written since the last flush, by table role: counted when a flush returns. */
+    private final Map<TableRole, long[]> pendingRows = new java.util.HashMap<>();
     /** The same per salt bucket, for tables with a bucket(N) layout. */
-    private final long[][] pendingBucketRows = new long[TableRole.values().length][];
+    private final Map<TableRole, long[]> pendingBucketRows = new java.util.HashMap<>();
     private final io.micrometer.core.instrument.Gauge bufferedBytes;
     private volatile long unflushedBytes;
     /** Held while rows are on their way: by the periodic sender and by {@link #flush()}. */
@@ -68,15 +67,16 @@ public final class HBaseRowSink implements RowSink {
         // The client refuses larger cells itself; checking first turns that into a dead letter.
         this.maxKeyValueSize = connection.getConfiguration().getInt(ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY,
                 ConnectionConfiguration.MAX_KEYVALUE_SIZE_DEFAULT);
-        Map<TableRole, org.apache.hadoop.hbase.TableName> names = new EnumMap<>(TableRole.class);
+        Map<TableRole, org.apache.hadoop.hbase.TableName> names = new java.util.TreeMap<>();
         tables.forEach((role, table) -> names.put(role, table.name()));
         this.counters = new IdempotentCounters(connection, names);
         try {
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
                 cellTtlMillis.put(table.getKey(), table.getValue().settings().cellTtlMillis());
                 TableRole role = table.getKey();
+                pendingRows.put(role, new long[1]);
                 if (metrics.tracksBuckets(role)) {
-                    pendingBucketRows[role.ordinal()] = new long[metrics.buckets(role)];
+                    pendingBucketRows.put(role, new long[metrics.buckets(role)]);
                 }
                 BufferedMutatorParams params = new BufferedMutatorParams(table.getValue().name())
                         .listener((e, mutator) -> {
@@ -166,8 +166,8 @@ public final class HBaseRowSink implements RowSink {
         Put put = toPut(row, cellTtlMillis.get(row.table()));
         mutator.mutate(put);
         unflushedBytes += put.heapSize();
-        pendingRows[row.table().ordinal()]++;
-        long[] buckets = pendingBucketRows[row.table().ordinal()];
+        pendingRows.get(row.table())[0]++;
+        long[] buckets = pendingBucketRows.get(row.table());
         if (buckets != null && (row.key()[0] & 0xFF) < buckets.length) {
             buckets[row.key()[0] & 0xFF]++;
         }
@@ -205,16 +205,17 @@ public final class HBaseRowSink implements RowSink {
     private void reportFlushed(boolean flushed) {
         unflushedBytes = 0;
         for (TableRole role : mutators.keySet()) {
-            int i = role.ordinal();
-            if (flushed && pendingRows[i] > 0) {
-                metrics.rowsFlushed(role, pendingRows[i]);
-                if (pendingBucketRows[i] != null) {
-                    metrics.bucketRowsFlushed(role, pendingBucketRows[i]);
+            long[] rows = pendingRows.get(role);
+            long[] buckets = pendingBucketRows.get(role);
+            if (flushed && rows[0] > 0) {
+                metrics.rowsFlushed(role, rows[0]);
+                if (buckets != null) {
+                    metrics.bucketRowsFlushed(role, buckets);
                 }
             }
-            pendingRows[i] = 0;
-            if (pendingBucketRows[i] != null) {
-                java.util.Arrays.fill(pendingBucketRows[i], 0);
+            rows[0] = 0;
+            if (buckets != null) {
+                java.util.Arrays.fill(buckets, 0);
             }
         }
     }

@@ -138,7 +138,7 @@ final class IdempotentCounters {
      * @return counter cells incremented, by table
      */
     Map<TableRole, Long> apply() throws IOException {
-        Map<TableRole, Long> applied = new java.util.EnumMap<>(TableRole.class);
+        Map<TableRole, Long> applied = new java.util.TreeMap<>();
         if (watermarks.size() > MAX_CACHED_WATERMARKS) {
             watermarks.clear();
             sourceCounts.clear();

@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-import java.util.EnumMap;
 import java.util.Map;
 
 /**
@@ -26,10 +25,10 @@ import java.util.Map;
  */
 public final class SinkMetrics {
     private final MeterRegistry registry;
-    private final Map<TableRole, Counter> rows = new EnumMap<>(TableRole.class);
-    private final Map<TableRole, Counter> failed = new EnumMap<>(TableRole.class);
-    private final Map<TableRole, Counter> counterUpdates = new EnumMap<>(TableRole.class);
-    private final Map<TableRole, Counter[]> bucketRows = new EnumMap<>(TableRole.class);
+    private final Map<TableRole, Counter> rows = new java.util.TreeMap<>();
+    private final Map<TableRole, Counter> failed = new java.util.TreeMap<>();
+    private final Map<TableRole, Counter> counterUpdates = new java.util.TreeMap<>();
+    private final Map<TableRole, Counter[]> bucketRows = new java.util.TreeMap<>();
     private final Timer flush;
 
     public SinkMetrics(MeterRegistry registry, Map<TableRole, TableDefinition> tables) {

@@ -36,7 +36,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -107,7 +106,7 @@ class OrderQueriesIT {
                                                                      String layout) throws Exception {
         OrderRows rows = new OrderRows(OrderDesign.of(design), RowKeyLayout.parse(layout, null), customerPlusPlus);
         String name = "q_orders_" + design.replace('-', '_') + (customerPlusPlus ? "_cpp" : "");
-        Map<TableRole, TableDefinition> tables = new EnumMap<>(TableRole.class);
+        Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
         try (Admin admin = connection.getAdmin()) {
             for (Map.Entry<TableRole, RowKeyLayout> table : rows.tableLayouts().entrySet()) {
                 TableDefinition definition = new TableDefinition(TableName.valueOf(name + "_" + table.getKey().name().toLowerCase()),
@@ -138,7 +137,7 @@ class OrderQueriesIT {
             }
             sink.flush();
         }
-        Map<TableRole, TableName> names = new EnumMap<>(TableRole.class);
+        Map<TableRole, TableName> names = new java.util.TreeMap<>();
         tables.forEach((role, table) -> names.put(role, table.name()));
         OrderQueries queries = new OrderQueries(connection, names, rows);
 
