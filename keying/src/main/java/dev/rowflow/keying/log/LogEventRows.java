@@ -1,25 +1,24 @@
 package dev.rowflow.keying.log;
 
 import dev.rowflow.events.LogEvent;
-import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.keying.mapping.RecordTree;
 import org.apache.avro.Schema;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Turns a {@link LogEvent} into its two rows: the data row under the data layout and the
+ * The log tables' rows of a {@link LogEvent}, made by the declared log mapping ({@link LogMapping}):
+ * a {@link LogEvent} into its two rows: the data row under the data layout and the
  * dual-written index row under the index layout, pointing back to it (seed 002, section 1.9.3).
  * Both rows carry the event time as cell timestamp. Key parts name {@link LogEvent} fields:
  * {@code hostname}, {@code eventType}, {@code timestamp}, {@code message}.
@@ -37,8 +36,8 @@ public final class LogEventRows {
 
     private final RowKeyLayout dataLayout;
     private final RowKeyLayout indexLayout;
-    private final boolean writeIndex;
     private final long timeBucketMillis;
+    private final EventMapping mapping;
 
     public LogEventRows(RowKeyLayout dataLayout, RowKeyLayout indexLayout) {
         this(dataLayout, indexLayout, true);
@@ -64,21 +63,9 @@ public final class LogEventRows {
     public LogEventRows(RowKeyLayout dataLayout, RowKeyLayout indexLayout, boolean writeIndex, long timeBucketMillis) {
         this.dataLayout = checkFields(dataLayout);
         this.indexLayout = checkFields(indexLayout);
-        this.writeIndex = writeIndex;
         this.timeBucketMillis = timeBucketMillis;
-        if (timeBucketMillis < 0 || timeBucketMillis > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("time bucket of " + timeBucketMillis + " ms: offsets in a bucket are "
-                    + "4-byte column qualifiers, so at most " + Integer.MAX_VALUE + " ms (24 days)");
-        }
-        if (timeBucketMillis > 0) {
-            if (writeIndex) {
-                throw new IllegalArgumentException("rows as columns keep no index: switch the index off");
-            }
-            if (dataLayout.parts().stream().noneMatch(p -> p.field().equals("timestamp"))) {
-                throw new IllegalArgumentException("rows as columns need a timestamp part in the data layout '"
-                        + dataLayout.spec() + "' for the time bucket");
-            }
-        }
+        // Checks the rest: rows as columns without an index and with a timestamp part, bucket length.
+        this.mapping = LogMapping.compile(dataLayout, indexLayout, writeIndex, timeBucketMillis);
     }
 
     /** The length of a time bucket in rows-as-columns mode, 0 for one row per event. */
@@ -120,102 +107,47 @@ public final class LogEventRows {
         return indexLayout;
     }
 
+    /** The declared mapping these rows are made by ({@link LogMapping}). */
+    public EventMapping mapping() {
+        return mapping;
+    }
+
     /**
      * The data row and the index row of {@code event}, in that order.
      *
      * @throws InvalidEventException if a key field cannot be part of a key (missing, empty,
-     *                               contains NUL, negative time) or the message is missing
+     *                               contains NUL, negative time)
      */
     public List<Row> rowsOf(LogEvent event) {
-        String hostname = event.getHostname();
-        String eventType = event.getEventType();
-        // Empty values are legal Avro but meaningless keys: "[a][]" and "[][a]" would be one row.
-        if (hostname == null || hostname.isEmpty()) {
-            throw new InvalidEventException("hostname", hostname, "must not be empty");
-        }
-        if (eventType == null || eventType.isEmpty()) {
-            throw new InvalidEventException("eventType", eventType, "must not be empty");
-        }
-        if (event.getMessage() == null) {
-            throw new InvalidEventException("message", null, "must be present");
-        }
-        if (event.getTimestamp() == null) {
-            throw new InvalidEventException("timestamp", null, "must be present");
-        }
-        long timestamp = event.getTimestamp().toEpochMilli();
-        if (timeBucketMillis > 0) {
-            return List.of(bucketRow(event, timestamp));
-        }
-
-        byte[] rowKey = dataLayout.encode(event);
-        List<Cell> cells = new ArrayList<>(4 + event.getAttributes().size());
-        cells.add(new Cell(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME, utf8(hostname)));
-        cells.add(new Cell(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE, utf8(eventType)));
-        cells.add(new Cell(LogColumns.DATA_FAMILY, LogColumns.MESSAGE, utf8(event.getMessage())));
-        if (event.getSeverity() != null) {
-            cells.add(new Cell(LogColumns.DATA_FAMILY, LogColumns.SEVERITY, utf8(event.getSeverity().name())));
-        }
-        for (Map.Entry<String, String> attribute : event.getAttributes().entrySet()) {
-            cells.add(new Cell(LogColumns.DATA_FAMILY, LogColumns.attribute(attribute.getKey()),
-                    utf8(attribute.getValue())));
-        }
-        Row data = new Row(TableRole.LOG_DATA, rowKey, timestamp, cells);
-        if (!writeIndex) {
-            return List.of(data);
-        }
-        return List.of(data, indexRow(rowKey, indexLayout.encode(event), timestamp));
+        Map<String, Object> record = RecordTree.ofAvro(event);
+        long timestamp = mapping.eventTime(record, -1);
+        return mapping.rowsOf(record, () -> encode(event), timestamp);
     }
 
-    /**
-     * Rows as columns: the row of the event's time bucket, with one cell whose qualifier is the
-     * event's offset in the bucket (4 bytes big-endian, milliseconds, so columns sort by time)
-     * and whose value is the whole event in Avro single-object encoding (nothing of it lost).
-     */
-    private Row bucketRow(LogEvent event, long timestamp) {
-        if (timestamp < 0) {
-            throw new InvalidEventException("timestamp", timestamp, "must not be negative");
-        }
-        long bucketStart = timestamp - timestamp % timeBucketMillis;
-        byte[] rowKey = dataLayout.encode(field -> field.equals("timestamp") ? bucketStart : event.get(field));
-        byte[] offset = java.nio.ByteBuffer.allocate(Integer.BYTES).putInt((int) (timestamp - bucketStart)).array();
-        byte[] value;
+    /** The event in Avro single-object encoding, as rows as columns keep it. */
+    private static byte[] encode(LogEvent event) {
         try {
             java.nio.ByteBuffer encoded = LogEvent.getEncoder().encode(event);
-            value = new byte[encoded.remaining()];
+            byte[] value = new byte[encoded.remaining()];
             encoded.get(value);
+            return value;
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        return new Row(TableRole.LOG_DATA, rowKey, timestamp, List.of(new Cell(LogColumns.DATA_FAMILY, offset, value)));
     }
 
     /**
      * The index row that a stored data row should have, rebuilt from its raw columns (hostname,
-     * event type, message) and its cell timestamp (the event time): what index verify expects and
+     * event type) and its cell timestamp (the event time): what index verify expects and
      * backfill writes. Empty if the row lacks one of those columns.
      *
      * @param dataColumn the value of a qualifier of family {@code d} in the data row, or null
      */
     public Optional<Row> indexRowOf(byte[] dataRowKey, Function<byte[], byte[]> dataColumn, long timestamp) {
-        Map<String, Object> fields = new HashMap<>();
-        fields.put("timestamp", timestamp);
-        for (Map.Entry<String, byte[]> column : Map.of("hostname", LogColumns.HOSTNAME,
-                "eventType", LogColumns.EVENT_TYPE, "message", LogColumns.MESSAGE).entrySet()) {
-            byte[] value = dataColumn.apply(column.getValue());
-            if (value == null) {
-                return Optional.empty();
-            }
-            fields.put(column.getKey(), new String(value, StandardCharsets.UTF_8));
+        if (dataColumn.apply(LogColumns.MESSAGE) == null) {
+            return Optional.empty(); // every event has a message: a row without one is not a log event's
         }
-        return Optional.of(indexRow(dataRowKey, indexLayout.encode(fields::get), timestamp));
+        return mapping.indexRowOf(TableRole.LOG_INDEX, dataRowKey, dataColumn, timestamp);
     }
 
-    private static Row indexRow(byte[] dataRowKey, byte[] indexKey, long timestamp) {
-        return new Row(TableRole.LOG_INDEX, indexKey, timestamp,
-                List.of(new Cell(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY, dataRowKey)));
-    }
-
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
 }

@@ -226,6 +226,9 @@ public final class RecordTree {
             }
             return list;
         }
+        if (value instanceof java.time.Instant instant) {
+            return instant.toEpochMilli(); // timestamp-millis where a generated class converted it
+        }
         if (value instanceof GenericEnumSymbol<?> symbol) {
             return symbol.toString();
         }

@@ -1,0 +1,34 @@
+package dev.rowflow.keying.format;
+
+import dev.rowflow.keying.mapping.FieldPath;
+
+import java.util.Optional;
+
+/**
+ * How the bytes of one input's records become a {@link ReadRecord}: the seam between the wire
+ * formats and the format-free mappings. A mapping never sees bytes, so a new format (the Schema
+ * Registry wire format, say) slots in here without touching any mapping.
+ *
+ * <p>Implementations are immutable and thread-safe.
+ */
+public interface RecordFormat {
+
+    /** The name that selects this format in an input declaration, e.g. {@code json}. */
+    String name();
+
+    /**
+     * Reads one record.
+     *
+     * @throws dev.rowflow.keying.InvalidEventException if the bytes are not a record of this format
+     *                                                   (the record is set aside with the reason)
+     * @throws RuntimeException                          for other unreadable bytes, likewise set aside
+     */
+    ReadRecord read(byte[] bytes);
+
+    /**
+     * Why no record of this format can have a value at {@code path} (an Avro schema without such
+     * a field), or empty if one can: checked at start, so a mapping over a typo stops start-up
+     * instead of setting every record aside.
+     */
+    Optional<String> cannotYield(FieldPath path);
+}

@@ -1,0 +1,125 @@
+package dev.rowflow.keying.mapping;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One entry of a mapping's column list: which values of a record become cells of the data row,
+ * and under which qualifier.
+ *
+ * <pre>
+ * columns := entry ("," entry)*
+ * entry   := path ["=" qualifier]           one value; the qualifier defaults to the path as written
+ *          | [path "."] "*" ["=" prefix "*"] every other leaf under path (or the whole record)
+ * </pre>
+ * A wildcard takes every leaf under its path that no explicit entry names: objects are descended
+ * into, each leaf's qualifier is its dotted path below the wildcard's path appended to the prefix
+ * (by default the wildcard's own path and a dot), arrays are one leaf (compact JSON). Examples:
+ * {@code message=m} (qualifier {@code m}), {@code log.level} (qualifier {@code log.level}),
+ * {@code labels.*} ({@code labels.app}, {@code labels.team}...), {@code attributes.*=a.*}
+ * ({@code a.pid}), {@code *=f.*} (every leaf, {@code f.host.name}...).
+ *
+ * @param path      the value's path; for a wildcard, the path it is under, or null for the whole record
+ * @param qualifier the qualifier; for a wildcard, the prefix of its qualifiers
+ */
+public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard) {
+
+    /**
+     * Parses a column list.
+     *
+     * @throws IllegalArgumentException naming the entry at fault
+     */
+    public static List<ColumnSpec> parseList(String text) {
+        List<ColumnSpec> columns = new ArrayList<>();
+        if (text == null || text.isBlank()) {
+            return columns;
+        }
+        for (String entry : splitOutsideQuotes(text)) {
+            columns.add(parse(entry.trim()));
+        }
+        return columns;
+    }
+
+    static ColumnSpec parse(String entry) {
+        if (entry.isEmpty()) {
+            throw new IllegalArgumentException("column list has an empty entry");
+        }
+        int eq = lastIndexOutsideQuotes(entry, '=');
+        String pathText = (eq < 0 ? entry : entry.substring(0, eq)).trim();
+        String qualifier = eq < 0 ? null : entry.substring(eq + 1).trim();
+        if (qualifier != null && qualifier.isEmpty()) {
+            throw new IllegalArgumentException("column '" + entry + "': empty qualifier after '='");
+        }
+        if (pathText.equals("*") || pathText.endsWith(".*")) {
+            FieldPath under = pathText.equals("*") ? null : path(entry, pathText.substring(0, pathText.length() - 2));
+            String prefix;
+            if (qualifier == null) {
+                prefix = under == null ? "" : under.text() + ".";
+            } else if (qualifier.endsWith("*") && qualifier.indexOf('*') == qualifier.length() - 1) {
+                prefix = qualifier.substring(0, qualifier.length() - 1);
+            } else {
+                throw new IllegalArgumentException("column '" + entry + "': a wildcard's qualifier is a prefix ending in"
+                        + " '*', e.g. " + pathText + "=f.*");
+            }
+            return new ColumnSpec(under, prefix, true);
+        }
+        FieldPath path = path(entry, pathText);
+        if (qualifier != null && qualifier.indexOf('*') >= 0) {
+            throw new IllegalArgumentException("column '" + entry + "': '*' in the qualifier of a single value");
+        }
+        return new ColumnSpec(path, qualifier == null ? path.text() : qualifier, false);
+    }
+
+    private static FieldPath path(String entry, String text) {
+        try {
+            return FieldPath.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("column '" + entry + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The spec form of this entry. */
+    public String spec() {
+        if (!wildcard) {
+            return qualifier.equals(path.text()) ? path.text() : path.text() + "=" + qualifier;
+        }
+        String pathText = path == null ? "*" : path.text() + ".*";
+        String defaultPrefix = path == null ? "" : path.text() + ".";
+        return qualifier.equals(defaultPrefix) ? pathText : pathText + "=" + qualifier + "*";
+    }
+
+    private static List<String> splitOutsideQuotes(String text) {
+        List<String> parts = new ArrayList<>();
+        boolean quoted = false;
+        int start = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\' && quoted) {
+                i++;
+            } else if (c == '"') {
+                quoted = !quoted;
+            } else if (c == ',' && !quoted) {
+                parts.add(text.substring(start, i));
+                start = i + 1;
+            }
+        }
+        parts.add(text.substring(start));
+        return parts;
+    }
+
+    private static int lastIndexOutsideQuotes(String text, char wanted) {
+        boolean quoted = false;
+        int found = -1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\' && quoted) {
+                i++;
+            } else if (c == '"') {
+                quoted = !quoted;
+            } else if (c == wanted && !quoted) {
+                found = i;
+            }
+        }
+        return found;
+    }
+}

@@ -1,0 +1,60 @@
+package dev.rowflow.keying.mapping;
+
+import dev.rowflow.keying.TableRole;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A declared mapping, as configured: how a record of one input becomes a data row, index rows and
+ * summary counters. Format-free (the record arrives as a {@link RecordTree}) and config-free;
+ * {@link EventMapping#compile} checks it and turns it into the per-record code.
+ *
+ * @param dataTable        the role of the data table
+ * @param family           the data table's one family
+ * @param keyLayout        the data row key, a {@code RowKeyLayout} spec over field paths
+ * @param columns          the data row's cells
+ * @param timePath         where the event time is; key parts over it take the event time in ms
+ * @param timeFormat       how the value there becomes epoch milliseconds
+ * @param recordTimeWhenMissing use the Kafka record's timestamp when the record has no event
+ *                         time; otherwise such a record is set aside
+ * @param timeBucketMillis 0 for one row per record; else rows as columns: one row per bucket of this
+ *                         length, one cell per record holding the whole record (seed 002, 1.11.2)
+ * @param indexes          dual-written index tables (seed 002, 1.9.3)
+ * @param summary          counters per key and period (seed 002, 1.9.4), or null
+ * @param maxCellBytes     largest cell a value may become (0: no limit of rowflow's own)
+ */
+public record MappingSpec(TableRole dataTable, String family, String keyLayout, List<ColumnSpec> columns,
+                          String timePath, TimeFormat timeFormat, boolean recordTimeWhenMissing,
+                          long timeBucketMillis, List<IndexSpec> indexes, SummarySpec summary, int maxCellBytes) {
+
+    public MappingSpec {
+        Objects.requireNonNull(dataTable, "dataTable");
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(keyLayout, "keyLayout");
+        Objects.requireNonNull(timePath, "timePath");
+        Objects.requireNonNull(timeFormat, "timeFormat");
+        columns = List.copyOf(columns);
+        indexes = List.copyOf(indexes);
+    }
+
+    /**
+     * A dual-written index table: its rows, keyed by {@code keyLayout} over field paths, hold the
+     * data row's key in {@code i:r}. Its key parts must be columns of the data row (or the event
+     * time), so that index verify and backfill can rebuild an index row from the data row.
+     */
+    public record IndexSpec(String name, TableRole table, String keyLayout) {
+    }
+
+    /**
+     * A summary table: one counter {@code s:n} per key, the key's part over the time path holding
+     * the start of the record's period (seed 002, 1.9.4 and 1.5.1).
+     */
+    public record SummarySpec(TableRole table, String keyLayout, long periodMillis) {
+        public SummarySpec {
+            if (periodMillis <= 0) {
+                throw new IllegalArgumentException("a summary period must be positive, got " + periodMillis + " ms");
+            }
+        }
+    }
+}
