@@ -24,8 +24,11 @@ import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * rowflow's configuration, declared once. Every key has a constant, a doc, a default (or none if
@@ -61,6 +64,12 @@ public final class RowflowConfig extends AbstractConfig {
     private static final String PIPELINES_DOC =
             "Which inputs to ingest: logs (the logs topic), orders (the customers and orders topics, joined).";
     public static final String LOGS_PIPELINE = "logs";
+
+    public static final String INPUTS_CONFIG = "inputs";
+    private static final String INPUTS_DOC =
+            "Declared inputs, each a topic, a format and a mapping configured by the input.<name>.* keys (see "
+                    + "the input table): JSON or Avro records of your own into tables of your own. They run in "
+                    + "the same application as the pipelines.";
     public static final String ORDERS_PIPELINE = "orders";
 
     public static final String CUSTOMERS_TOPIC_CONFIG = "topic.customers";
@@ -211,13 +220,13 @@ public final class RowflowConfig extends AbstractConfig {
             "How long a shutdown waits for the streams to commit (which flushes the sinks) and close.";
 
     /** Suffixes of the per-table family settings, after a table key such as {@code table.log.data}. */
-    public static final String TTL_SECONDS_SUFFIX = ".ttl.seconds";
-    public static final String CELL_TTL_MS_SUFFIX = ".cell.ttl.ms";
-    public static final String MAX_VERSIONS_SUFFIX = ".max.versions";
-    public static final String MIN_VERSIONS_SUFFIX = ".min.versions";
-    public static final String BLOOM_SUFFIX = ".bloom";
-    public static final String COMPRESSION_SUFFIX = ".compression";
-    public static final String BLOCK_SIZE_SUFFIX = ".block.size";
+    public static final String TTL_SECONDS_SUFFIX = TableSettings.TTL_SECONDS_SUFFIX;
+    public static final String CELL_TTL_MS_SUFFIX = TableSettings.CELL_TTL_MS_SUFFIX;
+    public static final String MAX_VERSIONS_SUFFIX = TableSettings.MAX_VERSIONS_SUFFIX;
+    public static final String MIN_VERSIONS_SUFFIX = TableSettings.MIN_VERSIONS_SUFFIX;
+    public static final String BLOOM_SUFFIX = TableSettings.BLOOM_SUFFIX;
+    public static final String COMPRESSION_SUFFIX = TableSettings.COMPRESSION_SUFFIX;
+    public static final String BLOCK_SIZE_SUFFIX = TableSettings.BLOCK_SIZE_SUFFIX;
 
     /** Every table key, each with its family settings. */
     public static final java.util.List<String> TABLE_KEYS = java.util.List.of(
@@ -227,6 +236,7 @@ public final class RowflowConfig extends AbstractConfig {
     public static final ConfigDef CONFIG = withFamilySettings(new ConfigDef()
             .define(PIPELINES_CONFIG, Type.LIST, LOGS_PIPELINE, ConfigDef.ValidList.in(LOGS_PIPELINE, ORDERS_PIPELINE),
                     Importance.HIGH, PIPELINES_DOC)
+            .define(INPUTS_CONFIG, Type.LIST, "", new InputNamesValidator(), Importance.HIGH, INPUTS_DOC)
             .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                     Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
             .define(APPLICATION_ID_CONFIG, Type.STRING, "rowflow", new ConfigDef.NonEmptyString(),
@@ -298,32 +308,9 @@ public final class RowflowConfig extends AbstractConfig {
 
     private static ConfigDef withFamilySettings(ConfigDef def) {
         for (String table : TABLE_KEYS) {
-            withFamilySettings(def, table);
+            TableSettings.define(def, table);
         }
         return def;
-    }
-
-    /** The family settings of one table, declared once for every table key. */
-    private static ConfigDef withFamilySettings(ConfigDef def, String table) {
-        FamilySettings d = FamilySettings.DEFAULT;
-        return def
-                .define(table + TTL_SECONDS_SUFFIX, Type.INT, d.ttlSeconds(), Range.atLeast(0), Importance.MEDIUM,
-                        "Family TTL of " + table + " in seconds, counted from the event time (the cell timestamp); "
-                                + "0 keeps cells forever. Applied to an existing table by `rowflow tables update`.")
-                .define(table + CELL_TTL_MS_SUFFIX, Type.LONG, d.cellTtlMillis(), Range.atLeast(0), Importance.MEDIUM,
-                        "Cell TTL in milliseconds set on every Put to " + table + " (Mutation#setTTL); 0 for none. "
-                                + "Must not exceed the family TTL.")
-                .define(table + MAX_VERSIONS_SUFFIX, Type.INT, d.maxVersions(), Range.atLeast(1), Importance.LOW,
-                        "Versions kept per cell in " + table + ".")
-                .define(table + MIN_VERSIONS_SUFFIX, Type.INT, d.minVersions(), Range.atLeast(0), Importance.LOW,
-                        "Versions of " + table + " kept even past the TTL.")
-                .define(table + BLOOM_SUFFIX, Type.STRING, d.bloom().name(),
-                        ConfigDef.ValidString.in("NONE", "ROW", "ROWCOL"), Importance.LOW, "Bloom filter of " + table + ".")
-                .define(table + COMPRESSION_SUFFIX, Type.STRING, d.compression().name(),
-                        ConfigDef.ValidString.in("NONE", "GZ", "SNAPPY", "LZ4", "ZSTD"), Importance.LOW,
-                        "Compression of " + table + "; codecs other than NONE and GZ need the servers' native libraries.")
-                .define(table + BLOCK_SIZE_SUFFIX, Type.INT, d.blockSize(), Range.atLeast(1024), Importance.LOW,
-                        "HFile block size of " + table + " in bytes.");
     }
 
     /**
@@ -333,22 +320,7 @@ public final class RowflowConfig extends AbstractConfig {
      *                         versions exceed max versions
      */
     public FamilySettings familySettings(String tableKey) {
-        int ttlSeconds = getInt(tableKey + TTL_SECONDS_SUFFIX);
-        long cellTtl = getLong(tableKey + CELL_TTL_MS_SUFFIX);
-        if (ttlSeconds > 0 && cellTtl > ttlSeconds * 1000L) {
-            throw new ConfigException(tableKey + CELL_TTL_MS_SUFFIX, cellTtl, "longer than " + tableKey
-                    + TTL_SECONDS_SUFFIX + "=" + ttlSeconds + " s; HBase drops cells at the shorter of the two");
-        }
-        int maxVersions = getInt(tableKey + MAX_VERSIONS_SUFFIX);
-        int minVersions = getInt(tableKey + MIN_VERSIONS_SUFFIX);
-        if (minVersions > maxVersions) {
-            throw new ConfigException(tableKey + MIN_VERSIONS_SUFFIX, minVersions, "more than " + tableKey
-                    + MAX_VERSIONS_SUFFIX + "=" + maxVersions);
-        }
-        return new FamilySettings(ttlSeconds, cellTtl, maxVersions, minVersions,
-                BloomType.valueOf(getString(tableKey + BLOOM_SUFFIX)),
-                Compression.Algorithm.valueOf(getString(tableKey + COMPRESSION_SUFFIX)),
-                getInt(tableKey + BLOCK_SIZE_SUFFIX));
+        return TableSettings.read(this, "", tableKey);
     }
 
     private static final String HBASE_PERIODIC_FLUSH = "hbase.client.write.buffer.periodicflush.timeout.ms";
@@ -378,8 +350,9 @@ public final class RowflowConfig extends AbstractConfig {
                     + "HBase's periodic flush can still be sending rows when a commit's flush returns; set "
                     + PERIODIC_FLUSH_MS_CONFIG + " instead");
         }
+        this.inputs = declaredInputs(props);
         for (String key : props.keySet()) {
-            if (!CONFIG.names().contains(key) && !isPassThrough(key)) {
+            if (!CONFIG.names().contains(key) && !isPassThrough(key) && !key.startsWith(InputConfig.PREFIX)) {
                 // A typo must not silently fall back to a default.
                 // The value is left out of the message: a misplaced secret (ssl.key.password=... without
                 // the kafka. prefix) must not end up in a log.
@@ -388,6 +361,77 @@ public final class RowflowConfig extends AbstractConfig {
             }
         }
         checkStore();
+        checkDistinct();
+    }
+
+    private final List<InputConfig> inputs;
+
+    /**
+     * The declared inputs, each checked: its keys, its mapping compiled against its format.
+     *
+     * @throws ConfigException naming the key, also for an {@code input.<name>.*} key of an input
+     *                         that {@code inputs} does not declare
+     */
+    private List<InputConfig> declaredInputs(Map<String, ?> props) {
+        List<String> names = getList(INPUTS_CONFIG);
+        Map<String, Map<String, Object>> byInput = new LinkedHashMap<>();
+        names.forEach(name -> byInput.put(name, new LinkedHashMap<>()));
+        for (Map.Entry<String, ?> entry : props.entrySet()) {
+            String key = entry.getKey();
+            if (!key.startsWith(InputConfig.PREFIX)) {
+                continue;
+            }
+            String rest = key.substring(InputConfig.PREFIX.length());
+            String name = names.stream().filter(n -> rest.startsWith(n + ".")).findFirst().orElseThrow(() ->
+                    new ConfigException(key + ": no input of that name is declared in " + INPUTS_CONFIG + " ("
+                            + (names.isEmpty() ? "none are" : String.join(", ", names)) + ")"));
+            byInput.get(name).put(rest.substring(name.length() + 1), entry.getValue());
+        }
+        List<InputConfig> declared = new ArrayList<>();
+        for (Map.Entry<String, Map<String, Object>> input : byInput.entrySet()) {
+            InputConfig config = InputConfig.of(input.getKey(), input.getValue());
+            config.mapping(config.format(), null);
+            declared.add(config);
+        }
+        return List.copyOf(declared);
+    }
+
+    /** Refuses two inputs on one topic and two tables of one name: each would undo the other. */
+    private void checkDistinct() {
+        Map<String, String> topics = new LinkedHashMap<>();
+        if (runs(LOGS_PIPELINE)) {
+            topics.put(getString(LOGS_TOPIC_CONFIG), LOGS_TOPIC_CONFIG);
+        }
+        if (runs(ORDERS_PIPELINE)) {
+            topics.put(getString(CUSTOMERS_TOPIC_CONFIG), CUSTOMERS_TOPIC_CONFIG);
+            topics.put(getString(ORDERS_TOPIC_CONFIG), ORDERS_TOPIC_CONFIG);
+        }
+        for (InputConfig input : inputs) {
+            String previous = topics.putIfAbsent(input.topic(), input.key(InputConfig.TOPIC));
+            if (previous != null) {
+                throw new ConfigException(input.key(InputConfig.TOPIC), input.topic(), "already read by " + previous
+                        + ": one topic feeds one input");
+            }
+        }
+        Map<String, TableRole> seen = new LinkedHashMap<>();
+        for (Map.Entry<TableRole, TableDefinition> table : tables(null).entrySet()) {
+            TableRole other = seen.putIfAbsent(table.getValue().name().getNameAsString(), table.getKey());
+            if (other != null) {
+                String key = tableKeyOf(table.getKey());
+                throw new ConfigException(key, table.getValue().name().getNameAsString(), "already the table of "
+                        + tableKeyOf(other) + ": every table has one key layout and one writer");
+            }
+        }
+    }
+
+    /** The declared inputs, in the order of {@code inputs}. */
+    public List<InputConfig> inputs() {
+        return inputs;
+    }
+
+    /** The input that writes the table of {@code role}, if a declared one does. */
+    public Optional<InputConfig> inputOf(TableRole role) {
+        return inputs.stream().filter(input -> input.rolesByTableKey().containsValue(role)).findFirst();
     }
 
     /** The configured store. */
@@ -402,12 +446,10 @@ public final class RowflowConfig extends AbstractConfig {
     private void checkStore() {
         Store store = store();
         for (String table : TABLE_KEYS) {
-            try {
-                TableAdmin.checkSupported(store, TableName.valueOf(getString(table)), familySettings(table));
-            } catch (UnsupportedSettingException e) {
-                String key = table + SETTING_SUFFIXES.get(e.setting());
-                throw new ConfigException(key, get(key), e.getMessage());
-            }
+            TableSettings.checkSupported(store, this, "", table, getString(table));
+        }
+        for (InputConfig input : inputs) {
+            input.checkStore(store);
         }
         if (store == Store.BIGTABLE) {
             for (String key : new String[] {BIGTABLE_PROJECT_CONFIG, BIGTABLE_INSTANCE_CONFIG}) {
@@ -417,11 +459,6 @@ public final class RowflowConfig extends AbstractConfig {
             }
         }
     }
-
-    /** The configuration suffix of each setting {@link TableAdmin#checkSupported} names. */
-    private static final Map<String, String> SETTING_SUFFIXES = Map.of(
-            "cell TTL", CELL_TTL_MS_SUFFIX, "bloom filter", BLOOM_SUFFIX, "compression", COMPRESSION_SUFFIX,
-            "block size", BLOCK_SIZE_SUFFIX, "min versions", MIN_VERSIONS_SUFFIX);
 
     private static boolean isPassThrough(String key) {
         if (key.startsWith(KAFKA_PREFIX)) {
@@ -509,6 +546,9 @@ public final class RowflowConfig extends AbstractConfig {
         if (runs(ORDERS_PIPELINE)) {
             tables.putAll(orderTables(orderRows(uids)));
         }
+        for (InputConfig input : inputs) {
+            tables.putAll(input.tables(input.mapping(input.format(), uids)));
+        }
         return tables;
     }
 
@@ -525,6 +565,21 @@ public final class RowflowConfig extends AbstractConfig {
             throw new IllegalArgumentException("no table key for role " + role);
         }
         return key;
+    }
+
+    /** The key naming the table of {@code role}, for a pipeline's table or a declared input's. */
+    public String tableKeyOf(TableRole role) {
+        Optional<InputConfig> input = inputOf(role);
+        if (input.isEmpty()) {
+            return tableKey(role);
+        }
+        return input.get().rolesByTableKey().entrySet().stream().filter(e -> e.getValue() == role)
+                .map(e -> input.get().key(e.getKey())).findFirst().orElseThrow();
+    }
+
+    /** The key whose value decides the row keys of the table of {@code role}, also of a declared input. */
+    public String layoutKeyOf(TableRole role) {
+        return inputOf(role).map(input -> input.layoutKey(role)).orElseGet(() -> layoutKey(role));
     }
 
     /** The key whose value decides the row keys of the table of {@code role}. */
@@ -548,7 +603,32 @@ public final class RowflowConfig extends AbstractConfig {
             topics.put(getString(CUSTOMERS_TOPIC_CONFIG), getString(CUSTOMERS_DEAD_LETTER_TOPIC_CONFIG));
             topics.put(getString(ORDERS_TOPIC_CONFIG), getString(ORDERS_DEAD_LETTER_TOPIC_CONFIG));
         }
+        for (InputConfig input : inputs) {
+            topics.put(input.topic(), input.deadLetterTopic());
+        }
         return topics;
+    }
+
+    /** Input names: short, unique, usable in keys and table names. */
+    private static final class InputNamesValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            List<?> names = (List<?>) value;
+            for (Object input : names) {
+                if (!String.valueOf(input).matches("[a-z][a-z0-9_-]{0,39}")) {
+                    throw new ConfigException(name, value, "input name '" + input + "' must be 1 to 40 of a-z, 0-9, _ "
+                            + "and -, starting with a letter");
+                }
+            }
+            if (new java.util.HashSet<>(names).size() != names.size()) {
+                throw new ConfigException(name, value, "names an input twice");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "names of [a-z][a-z0-9_-]*";
+        }
     }
 
     /** Refuses an order layout that does not parse or is not [customer][order]. */
@@ -609,15 +689,27 @@ public final class RowflowConfig extends AbstractConfig {
 
     /** The configuration table for the README, generated from {@link #CONFIG}. */
     public static String markdownTable() {
+        return markdownTable(CONFIG, "");
+    }
+
+    /**
+     * The table of one declared input's keys, generated from {@link InputConfig#definition}, for an
+     * input {@code <name>} with one index {@code <index>}.
+     */
+    public static String inputMarkdownTable() {
+        return markdownTable(InputConfig.definition(List.of("<index>")), InputConfig.PREFIX + "<name>.");
+    }
+
+    private static String markdownTable(ConfigDef def, String prefix) {
         StringBuilder md = new StringBuilder("| key | type | default | valid values | importance | description |\n")
                 .append("|---|---|---|---|---|---|\n");
-        for (ConfigDef.ConfigKey key : CONFIG.configKeys().values()) {
+        for (ConfigDef.ConfigKey key : def.configKeys().values()) {
             String defaultValue = key.hasDefault() ? "`" + cell(String.valueOf(key.defaultValue)) + "`"
                     : "(required)";
             if (key.hasDefault() && "".equals(key.defaultValue)) {
                 defaultValue = "(empty)";
             }
-            md.append("| `").append(key.name).append("` | ")
+            md.append("| `").append(prefix).append(key.name).append("` | ")
                     .append(key.type.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
                     .append(defaultValue).append(" | ")
                     .append(key.validator == null ? "" : key.validator.toString()).append(" | ")

@@ -2,7 +2,10 @@ package dev.rowflow.pipeline.runtime;
 
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogEventRows;
+import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.topology.InputTopology;
 import dev.rowflow.pipeline.topology.FlushBeforeCommit;
 import dev.rowflow.pipeline.topology.LogEventTopology;
 import dev.rowflow.pipeline.topology.DeadLetterTopics;
@@ -142,6 +145,13 @@ public final class RowflowPipeline implements AutoCloseable {
                             config.logEventRows(uids), config.logSummary(), config.timestampPolicy(), sinks,
                             flushBeforeCommit);
                 }
+                for (InputConfig input : config.inputs()) {
+                    KafkaTopics.partitions(kafka, input.topic()).orElseThrow(() -> new ConfigException(
+                            input.key(InputConfig.TOPIC), input.topic(), "no such topic"));
+                    RecordFormat format = input.format();
+                    InputTopology.addTo(builder, input.name(), input.topic(), format, input.mapping(format, uids),
+                            config.timestampPolicy(), sinks, flushBeforeCommit);
+                }
                 if (config.runs(RowflowConfig.ORDERS_PIPELINE)) {
                     String customers = config.getString(RowflowConfig.CUSTOMERS_TOPIC_CONFIG);
                     int partitions = KafkaTopics.partitions(kafka, customers).orElseThrow(() -> new ConfigException(
@@ -230,8 +240,8 @@ public final class RowflowPipeline implements AutoCloseable {
                 LOG.info("table {} {} with key layout {}", table.getValue().name(), created ? "created" : "checked",
                         table.getValue().layout().spec());
             } catch (LayoutMismatchException e) {
-                String key = RowflowConfig.layoutKey(table.getKey());
-                throw new ConfigException(key, config.getString(key), e.getMessage());
+                String key = config.layoutKeyOf(table.getKey());
+                throw new ConfigException(key, config.originals().get(key), e.getMessage());
             }
         }
     }

@@ -1,0 +1,426 @@
+package dev.rowflow.pipeline.config;
+
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.format.AvroFormat;
+import dev.rowflow.keying.format.JsonFormat;
+import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.mapping.ColumnSpec;
+import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.keying.mapping.MappingSpec;
+import dev.rowflow.keying.mapping.TimeFormat;
+import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.sinks.hbase.FamilySettings;
+import dev.rowflow.sinks.hbase.Store;
+import dev.rowflow.sinks.hbase.TableDefinition;
+import org.apache.avro.Schema;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+import java.io.File;
+import java.io.IOException;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One declared input: a topic, a format and a mapping, configured under {@code input.<name>.}
+ * in the same file as every other key -- the way Kafka Connect configures its transforms
+ * ({@code transforms=a,b}, {@code transforms.a.type=...}). Declared once in {@link #definition};
+ * the README's table is generated from it. Unknown keys under {@code input.<name>.} are refused.
+ *
+ * <pre>
+ * inputs=app
+ * input.app.topic=filebeat
+ * input.app.format=json
+ * input.app.time=@timestamp
+ * input.app.time.format=iso8601
+ * input.app.key=bucket(16) | @timestamp:ts, host.name:text, event.dataset:text
+ * input.app.columns=message=m, host.name=h, event.dataset=e, log.level=l, *=f.*
+ * input.app.indexes=host
+ * input.app.index.host.key=host.name:text, event.dataset:text, @timestamp:rts
+ * </pre>
+ */
+public final class InputConfig extends AbstractConfig {
+    public static final String PREFIX = "input.";
+
+    public static final String TOPIC = "topic";
+    public static final String FORMAT = "format";
+    public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
+    public static final String AVRO_SCHEMAS = "avro.schemas";
+    public static final String TIME = "time";
+    public static final String TIME_FORMAT = "time.format";
+    public static final String TIME_ZONE = "time.zone";
+    public static final String TIME_MISSING = "time.missing";
+    public static final String TABLE = "table";
+    public static final String KEY = "key";
+    public static final String COLUMNS = "columns";
+    public static final String FAMILY = "family";
+    public static final String TIME_BUCKET_SECONDS = "time.bucket.seconds";
+    public static final String MAX_CELL_BYTES = "max.cell.bytes";
+    public static final String INDEXES = "indexes";
+    public static final String SUMMARY_TABLE = "summary.table";
+    public static final String SUMMARY_KEY = "summary.key";
+    public static final String SUMMARY_PERIOD_SECONDS = "summary.period.seconds";
+
+    /** What {@code time.missing} may say. */
+    public static final String MISSING_DEAD_LETTER = "dead-letter";
+    public static final String MISSING_RECORD_TIMESTAMP = "record-timestamp";
+
+    private final String name;
+    private final List<String> indexes;
+
+    /**
+     * @param name  the input's name (from {@code inputs})
+     * @param props this input's keys without their {@code input.<name>.} prefix
+     * @throws ConfigException naming the full key, for a missing or bad value or an unknown key
+     */
+    public static InputConfig of(String name, Map<String, ?> props) {
+        try {
+            return new InputConfig(name, props);
+        } catch (ConfigException e) {
+            // Kafka's messages name the key as defined, without the input's prefix.
+            throw new ConfigException(e.getMessage().replaceFirst("(configuration \"?)(?!input\\.)([A-Za-z0-9_.@-]+)",
+                    "$1" + PREFIX + name + ".$2"));
+        }
+    }
+
+    private InputConfig(String name, Map<String, ?> props) {
+        super(definition(indexNames(name, props)), props, false);
+        this.name = name;
+        this.indexes = getList(INDEXES);
+        ConfigDef def = definition(indexes);
+        for (String key : props.keySet()) {
+            if (!def.names().contains(key)) {
+                throw new ConfigException(PREFIX + name + "." + key + ": unknown key of input " + name
+                        + (key.startsWith("index.") ? " (is the index in " + key(INDEXES) + "?)" : "")
+                        + " (see `rowflow config`)");
+            }
+        }
+        for (String table : tableKeys()) {
+            TableSettings.read(this, prefix(), table);
+        }
+    }
+
+    private static List<String> indexNames(String name, Map<String, ?> props) {
+        Object value = props.get(INDEXES);
+        if (value == null) {
+            return List.of();
+        }
+        try {
+            return (List<String>) ConfigDef.parseType(INDEXES, value, Type.LIST);
+        } catch (ConfigException e) {
+            throw new ConfigException(PREFIX + name + "." + INDEXES, value, e.getMessage());
+        }
+    }
+
+    /**
+     * The keys of one input, each without its {@code input.<name>.} prefix; {@code index.<i>.*}
+     * keys for each index named in {@code indexes}.
+     */
+    public static ConfigDef definition(List<String> indexes) {
+        ConfigDef def = new ConfigDef()
+                .define(TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+                        "Kafka topic of the input; it must exist.")
+                .define(FORMAT, Type.STRING, JsonFormat.NAME, ConfigDef.ValidString.in(JsonFormat.NAME, AvroFormat.NAME),
+                        Importance.HIGH, "json: one UTF-8 JSON object per record value (schemaless); avro: Avro "
+                                + "single-object encoding with the schemas of avro.schemas.")
+                .define(DEAD_LETTER_TOPIC, Type.STRING, "", Importance.MEDIUM, "Where records that cannot become rows "
+                        + "go, unchanged, with headers saying why; empty: <topic>.dead-letter. Created at start-up.")
+                .define(AVRO_SCHEMAS, Type.LIST, "", Importance.HIGH, "format=avro: .avsc files, the reader schema "
+                        + "first, then earlier versions records may have been written with (found by fingerprint).")
+                .define(TIME, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+                        "Field path of the event time (e.g. @timestamp): the cell timestamp of every row of the "
+                                + "record, and the value of key parts over this path.")
+                .define(TIME_FORMAT, Type.STRING, "iso8601", new TimeFormatValidator(), Importance.HIGH,
+                        "How the time value reads: epoch-ms, epoch-s (a fraction allowed), epoch-us, epoch-ns, "
+                                + "iso8601 (RFC 3339, any fraction, an offset), or pattern:<java.time pattern>.")
+                .define(TIME_ZONE, Type.STRING, "UTC", new ZoneValidator(), Importance.LOW,
+                        "Zone of pattern times that carry none.")
+                .define(TIME_MISSING, Type.STRING, MISSING_DEAD_LETTER,
+                        ConfigDef.ValidString.in(MISSING_DEAD_LETTER, MISSING_RECORD_TIMESTAMP), Importance.MEDIUM,
+                        "A record without an event time: dead-letter sets it aside, record-timestamp uses the Kafka "
+                                + "record's timestamp (which a replay reads again, so rows stay the same).")
+                .define(TABLE, Type.STRING, "", Importance.HIGH, "Data table; empty: the input's name.")
+                .define(KEY, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+                        "Row key of the data table: [salt |] path:encoding, ... over field paths (see `rowflow keys "
+                                + "--help`); the table is pre-split to match. Do not change it for an existing table.")
+                .define(COLUMNS, Type.STRING, "*", Importance.HIGH, "Cells of the data row: path[=qualifier], "
+                        + "path.*[=prefix*] (every other leaf under path), * (every other leaf). Values as UTF-8 text, "
+                        + "objects and arrays as compact JSON; a missing or null value writes no cell.")
+                .define(FAMILY, Type.STRING, "d", new ConfigDef.NonEmptyString(), Importance.LOW,
+                        "Column family of the data table.")
+                .define(TIME_BUCKET_SECONDS, Type.INT, 0, Range.between(0, 86_400), Importance.MEDIUM,
+                        "0: one row per record. N > 0: rows as columns (seed 002, 1.11.2): one row per N-second "
+                                + "bucket (the key's time part holds the bucket start), one cell per record holding "
+                                + "the whole record. Needs no indexes.")
+                .define(MAX_CELL_BYTES, Type.INT, 1024 * 1024, Range.atLeast(0), Importance.LOW,
+                        "Largest cell a value may become; a record with a larger value is set aside. 0: no limit "
+                                + "but HBase's hbase.client.keyvalue.maxsize.")
+                .define(INDEXES, Type.LIST, "", Importance.MEDIUM, "Names of the dual-written index tables, each "
+                        + "configured by index.<name>.*.")
+                .define(SUMMARY_KEY, Type.STRING, "", Importance.MEDIUM, "Row key of a summary table counting "
+                        + "records per key and period (seed 002, 1.9.4), with a part over the time path; empty: none.")
+                .define(SUMMARY_TABLE, Type.STRING, "", Importance.MEDIUM,
+                        "Summary table; empty: <table>_summary.")
+                .define(SUMMARY_PERIOD_SECONDS, Type.LONG, 3600L, Range.atLeast(1), Importance.MEDIUM,
+                        "Length of a summary period; the key's time part holds the period's start.");
+        TableSettings.define(def, TABLE);
+        TableSettings.define(def, SUMMARY_TABLE);
+        for (String index : indexes) {
+            String prefix = "index." + index + ".";
+            def.define(prefix + TABLE, Type.STRING, "", Importance.MEDIUM, "Table of index " + index
+                            + "; empty: <table>_" + index + ".")
+                    .define(prefix + KEY, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                            Importance.HIGH, "Row key of index " + index + " over field paths, each part a column of the "
+                                    + "data row or the time path; its rows hold the data row key in i:r.");
+            TableSettings.define(def, prefix + TABLE);
+        }
+        return def;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** {@code input.<name>.} */
+    public String prefix() {
+        return PREFIX + name + ".";
+    }
+
+    /** The full key of {@code key}, e.g. {@code input.app.topic}. */
+    public String key(String key) {
+        return prefix() + key;
+    }
+
+    public String topic() {
+        return getString(TOPIC);
+    }
+
+    public String deadLetterTopic() {
+        String configured = getString(DEAD_LETTER_TOPIC);
+        return configured.isEmpty() ? topic() + ".dead-letter" : configured;
+    }
+
+    public List<String> indexes() {
+        return indexes;
+    }
+
+    /** The keys (without prefix) naming this input's tables, data table first. */
+    List<String> tableKeys() {
+        List<String> keys = new ArrayList<>();
+        keys.add(TABLE);
+        for (String index : indexes) {
+            keys.add("index." + index + "." + TABLE);
+        }
+        if (!getString(SUMMARY_KEY).isEmpty()) {
+            keys.add(SUMMARY_TABLE);
+        }
+        return keys;
+    }
+
+    /** The table the key {@code tableKey} names, defaults applied. */
+    public String tableName(String tableKey) {
+        String configured = getString(tableKey);
+        if (!configured.isEmpty()) {
+            return configured;
+        }
+        String data = getString(TABLE).isEmpty() ? name.replace('-', '_') : getString(TABLE);
+        if (tableKey.equals(TABLE)) {
+            return data;
+        }
+        if (tableKey.equals(SUMMARY_TABLE)) {
+            return data + "_summary";
+        }
+        return data + "_" + tableKey.substring("index.".length(), tableKey.length() - TABLE.length() - 1)
+                .replace('-', '_');
+    }
+
+    public TableRole dataRole() {
+        return TableRole.of(name + ".data");
+    }
+
+    public TableRole indexRole(String index) {
+        return TableRole.of(name + ".index." + index);
+    }
+
+    public TableRole summaryRole() {
+        return TableRole.of(name + ".summary");
+    }
+
+    /** The role of each table key, data table first. */
+    Map<String, TableRole> rolesByTableKey() {
+        Map<String, TableRole> roles = new LinkedHashMap<>();
+        roles.put(TABLE, dataRole());
+        for (String index : indexes) {
+            roles.put("index." + index + "." + TABLE, indexRole(index));
+        }
+        if (!getString(SUMMARY_KEY).isEmpty()) {
+            roles.put(SUMMARY_TABLE, summaryRole());
+        }
+        return roles;
+    }
+
+    /** The key (with prefix) whose value decides the row keys of the table of {@code role}. */
+    public String layoutKey(TableRole role) {
+        if (role == dataRole()) {
+            return key(KEY);
+        }
+        if (role == summaryRole()) {
+            return key(SUMMARY_KEY);
+        }
+        for (String index : indexes) {
+            if (role == indexRole(index)) {
+                return key("index." + index + "." + KEY);
+            }
+        }
+        throw new IllegalArgumentException("table " + role + " is not one of input " + name + "'s");
+    }
+
+    /**
+     * The record format.
+     *
+     * @throws ConfigException naming {@code avro.schemas} for a schema file that cannot be read
+     */
+    public RecordFormat format() {
+        if (getString(FORMAT).equals(JsonFormat.NAME)) {
+            return new JsonFormat();
+        }
+        List<String> files = getList(AVRO_SCHEMAS);
+        if (files.isEmpty()) {
+            throw new ConfigException(key(AVRO_SCHEMAS), "", "format=avro needs the .avsc files of its records");
+        }
+        List<Schema> schemas = new ArrayList<>();
+        for (String file : files) {
+            try {
+                schemas.add(new Schema.Parser().parse(new File(file)));
+            } catch (IOException | RuntimeException e) {
+                throw new ConfigException(key(AVRO_SCHEMAS), file, "cannot be read as an Avro schema: " + e.getMessage());
+            }
+        }
+        try {
+            return new AvroFormat(schemas.get(0), schemas.subList(1, schemas.size()));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(key(AVRO_SCHEMAS), files.get(0), e.getMessage());
+        }
+    }
+
+    /** The mapping as declared. */
+    public MappingSpec mappingSpec() {
+        List<MappingSpec.IndexSpec> indexSpecs = new ArrayList<>();
+        for (String index : indexes) {
+            indexSpecs.add(new MappingSpec.IndexSpec(index, indexRole(index), getString("index." + index + "." + KEY)));
+        }
+        String summaryKey = getString(SUMMARY_KEY);
+        List<ColumnSpec> columns;
+        try {
+            columns = ColumnSpec.parseList(getString(COLUMNS));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(key(COLUMNS), getString(COLUMNS), e.getMessage());
+        }
+        return new MappingSpec(dataRole(), getString(FAMILY), getString(KEY), columns, getString(TIME),
+                TimeFormat.parse(getString(TIME_FORMAT), ZoneId.of(getString(TIME_ZONE))),
+                getString(TIME_MISSING).equals(MISSING_RECORD_TIMESTAMP), getInt(TIME_BUCKET_SECONDS) * 1000L,
+                indexSpecs, summaryKey.isEmpty() ? null : new MappingSpec.SummarySpec(summaryRole(), summaryKey,
+                getLong(SUMMARY_PERIOD_SECONDS) * 1000L), getInt(MAX_CELL_BYTES));
+    }
+
+    /**
+     * The compiled mapping, checked against the format.
+     *
+     * @param uids the UID store for uid parts, or null where none is connected
+     * @throws ConfigException naming the key of the piece at fault
+     */
+    public EventMapping mapping(RecordFormat format, UidResolver uids) {
+        MappingSpec spec = mappingSpec();
+        try {
+            return EventMapping.compile(spec, layout -> RowKeyLayout.parse(layout, uids), format::cannotYield);
+        } catch (IllegalArgumentException e) {
+            String key = keyOf(e.getMessage());
+            throw new ConfigException(key(key), getString(key), e.getMessage());
+        }
+    }
+
+    /** The key a mapping error is about, from the piece its message starts with. */
+    private String keyOf(String message) {
+        for (String index : indexes) {
+            if (message.startsWith("index " + index + " key")) {
+                return "index." + index + "." + KEY;
+            }
+        }
+        if (message.startsWith("summary key")) {
+            return SUMMARY_KEY;
+        }
+        if (message.startsWith("the time path")) {
+            return TIME;
+        }
+        if (message.startsWith("rows as columns") || message.startsWith("time bucket")) {
+            return TIME_BUCKET_SECONDS;
+        }
+        if (message.startsWith("column") || message.startsWith("no columns")) {
+            return COLUMNS;
+        }
+        return KEY;
+    }
+
+    /** This input's tables: names, families and settings, key layouts. */
+    public Map<TableRole, TableDefinition> tables(EventMapping mapping) {
+        Map<TableRole, TableDefinition> tables = new LinkedHashMap<>();
+        Map<TableRole, RowKeyLayout> layouts = mapping.tableLayouts();
+        rolesByTableKey().forEach((tableKey, role) -> tables.put(role, new TableDefinition(
+                TableName.valueOf(tableName(tableKey)), mapping.familyOf(role), familySettings(tableKey),
+                layouts.get(role))));
+        return tables;
+    }
+
+    public FamilySettings familySettings(String tableKey) {
+        return TableSettings.read(this, prefix(), tableKey);
+    }
+
+    /** Refuses what {@code store} cannot do with this input's tables, naming the key. */
+    void checkStore(Store store) {
+        for (String table : tableKeys()) {
+            TableSettings.checkSupported(store, this, prefix(), table, tableName(table));
+        }
+    }
+
+    private static final class TimeFormatValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                TimeFormat.parse((String) value, ZoneId.of("UTC"));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "epoch-ms, epoch-s, epoch-us, epoch-ns, iso8601, pattern:<pattern>";
+        }
+    }
+
+    private static final class ZoneValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                ZoneId.of((String) value);
+            } catch (DateTimeException e) {
+                throw new ConfigException(name, value, "not a time zone: " + e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "a zone id, e.g. UTC, Europe/Berlin";
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package dev.rowflow.pipeline.topology;
+
+import dev.rowflow.keying.Cell;
+import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.pipeline.config.InputConfig;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.runtime.StreamsProperties;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A declared JSON input's production topology, with the production Streams properties, on TopologyTestDriver. */
+class InputTopologyTest {
+    private static final String DATA_KEY = "bucket(4) | @timestamp:ts, host.name:text, event.dataset:text";
+    private static final String INDEX_KEY = "host.name:text, event.dataset:text, @timestamp:rts";
+    private static final long T = Instant.parse("2026-11-22T08:00:00.123Z").toEpochMilli();
+
+    private final InMemoryRowSink sink = new InMemoryRowSink();
+    private TopologyTestDriver driver;
+    private TestInputTopic<byte[], byte[]> input;
+    private TestOutputTopic<byte[], byte[]> deadLetters;
+
+    private RowflowConfig start(Map<String, String> overrides) {
+        Map<String, String> props = new LinkedHashMap<>(Map.of(
+                "kafka.bootstrap.servers", "unused:9092",
+                "pipelines", "",
+                "inputs", "filebeat",
+                "input.filebeat.topic", "filebeat",
+                "input.filebeat.time", "@timestamp",
+                "input.filebeat.key", DATA_KEY,
+                "input.filebeat.columns", "message=m, host.name=h, event.dataset=e, log.level=l, *=f.*",
+                "input.filebeat.indexes", "host",
+                "input.filebeat.index.host.key", INDEX_KEY));
+        props.putAll(overrides);
+        RowflowConfig config = new RowflowConfig(props);
+        InputConfig filebeat = config.inputs().get(0);
+        RecordFormat format = filebeat.format();
+        driver = new TopologyTestDriver(InputTopology.build("filebeat", "filebeat", format,
+                filebeat.mapping(format, null), config.timestampPolicy(), () -> sink, new FlushBeforeCommit()),
+                StreamsProperties.of(config));
+        input = driver.createInputTopic("filebeat", new ByteArraySerializer(), new ByteArraySerializer());
+        deadLetters = driver.createOutputTopic("filebeat.dead-letter", new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        return config;
+    }
+
+    @AfterEach
+    void close() {
+        driver.close();
+    }
+
+    @Test
+    void shouldWriteTheDataRowAndIndexRowAnEcsEventDeclares() {
+        start(Map.of());
+        String event = "{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"web-01\",\"ip\":[\"10.0.0.1\"]},"
+                + "\"event\":{\"dataset\":\"nginx.access\"},\"log.level\":\"info\",\"message\":\"GET / 200\","
+                + "\"http\":{\"response\":{\"status_code\":200}},\"tags\":[\"a\",\"b\"],\"agent\":null}";
+
+        input.pipeInput(utf8(event));
+
+        byte[] dataKey = RowKeyLayout.parse(DATA_KEY, null).encode(T, "web-01", "nginx.access");
+        byte[] indexKey = RowKeyLayout.parse(INDEX_KEY, null).encode("web-01", "nginx.access", T);
+        assertThat(written()).containsExactly(
+                new Row(TableRole.of("filebeat.data"), dataKey, T, List.of(
+                        cell("d", "m", "GET / 200"), cell("d", "h", "web-01"), cell("d", "e", "nginx.access"),
+                        cell("d", "l", "info"), cell("d", "f.@timestamp", "2026-11-22T08:00:00.123Z"),
+                        cell("d", "f.host.ip", "[\"10.0.0.1\"]"), cell("d", "f.http.response.status_code", "200"),
+                        cell("d", "f.tags", "[\"a\",\"b\"]"))),
+                new Row(TableRole.of("filebeat.index.host"), indexKey, T, List.of(new Cell(utf8("i"), utf8("r"), dataKey))));
+        assertThat(deadLetters.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldSetEachBadRecordAsideWithAReasonNamingThePathAndWriteTheGoodOnesOnce() {
+        start(Map.of());
+        String good = "{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"web-01\"},"
+                + "\"event\":{\"dataset\":\"nginx.access\"},\"message\":\"ok\"}";
+        byte[] notUtf8 = utf8("{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"web-XX\"},"
+                + "\"event\":{\"dataset\":\"d\"},\"message\":\"m\"}");
+        int x = new String(notUtf8, StandardCharsets.UTF_8).indexOf("XX");
+        notUtf8[x] = (byte) 0xC3;
+        notUtf8[x + 1] = '(';
+        String deep = "{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"h\"},\"event\":{\"dataset\":\"d\"},"
+                + "\"message\":\"m\",\"a\":" + "{\"a\":".repeat(70) + "1" + "}".repeat(70) + "}";
+        String huge = "{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"h\"},\"event\":{\"dataset\":\"d\"},"
+                + "\"message\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}";
+        Map<byte[], String> bad = new LinkedHashMap<>();
+        bad.put(utf8("not json"), "invalid value 'not json': is not valid JSON: Unrecognized token 'not': was expecting "
+                + "(JSON String, Number, Array, Object or token 'null', 'true' or 'false') at offset 0");
+        bad.put(utf8("{\"@timestamp\":\"2026-"), "invalid value '{\"@timestamp\":\"2026-': is not valid JSON: Unexpected "
+                + "end-of-input in VALUE_STRING at offset 20");
+        bad.put(utf8("[1,2]"), "invalid value '[1,2]': is a JSON array, a JSON object is expected");
+        bad.put(utf8("\"text\""), "invalid value '\"text\"': is a JSON string, a JSON object is expected");
+        bad.put(utf8("{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{},\"event\":{\"dataset\":\"d\"}}"),
+                "invalid host.name null: is missing: it is part of the row key");
+        bad.put(utf8("{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":null},\"event\":{\"dataset\":\"d\"}}"),
+                "invalid host.name null: is null: it is part of the row key");
+        bad.put(utf8("{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":{\"first\":\"w\"}},"
+                + "\"event\":{\"dataset\":\"d\"}}"), "invalid host.name '{\"first\":\"w\"}': is an object, where text is expected");
+        bad.put(utf8("{\"@timestamp\":\"yesterday\",\"host\":{\"name\":\"h\"},\"event\":{\"dataset\":\"d\"}}"),
+                "invalid @timestamp 'yesterday': not an ISO-8601 time with an offset: could not be parsed at index 0");
+        bad.put(utf8(deep), "invalid a" + ".a".repeat(63) + " null: nests deeper than 64 objects and arrays");
+        bad.put(utf8(huge), "invalid message '(5242880 bytes)': is 5242880 bytes as a cell, over the limit of 1048576 bytes");
+        bad.put(notUtf8, "invalid value '" + new String(notUtf8, StandardCharsets.UTF_8) + "': is not valid JSON: "
+                + "Invalid UTF-8 middle byte 0x28 at offset 63");
+        bad.put(utf8("{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"a\",\"name\":\"b\"},"
+                + "\"event\":{\"dataset\":\"d\"}}"), "invalid host.name null: appears twice in one object (duplicate key)");
+
+        input.pipeInput(utf8(good));
+        bad.keySet().forEach(input::pipeInput);
+        input.pipeInput((byte[]) null);
+        input.pipeInput(utf8(good.replace("web-01", "web-02")));
+
+        List<TestRecord<byte[], byte[]>> dead = deadLetters.readRecordsToList();
+        assertThat(dead).hasSize(bad.size() + 1);
+        List<String> expected = new ArrayList<>(bad.values());
+        expected.add("invalid value null: the filebeat topic carries events, not tombstones (null values); "
+                + "rowflow does not delete on them");
+        assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).containsExactlyElementsOf(expected);
+        List<byte[]> values = new ArrayList<>(bad.keySet());
+        values.add(null);
+        for (int i = 0; i < values.size(); i++) {
+            assertThat(dead.get(i).value()).as("dead letter %d unchanged", i).isEqualTo(values.get(i));
+        }
+        assertThat(written()).hasSize(4);
+        assertThat(written()).extracting(r -> r.table().name()).containsExactly("filebeat.data", "filebeat.index.host",
+                "filebeat.data", "filebeat.index.host");
+    }
+
+    @Test
+    void shouldTakeTheRecordTimestampWhenTheInputSaysSoAndSetAsideTimesPast64Bits() {
+        start(Map.of("input.filebeat.time.missing", "record-timestamp", "input.filebeat.time.format", "epoch-ms",
+                "input.filebeat.time", "ts", "input.filebeat.key", DATA_KEY.replace("@timestamp", "ts"),
+                "input.filebeat.index.host.key", INDEX_KEY.replace("@timestamp", "ts")));
+        long recordTime = 1_795_000_000_000L;
+
+        input.pipeInput(null, utf8("{\"host\":{\"name\":\"h\"},\"event\":{\"dataset\":\"d\"},\"message\":\"m\"}"),
+                recordTime);
+        input.pipeInput(null, utf8("{\"ts\":123456789012345678901234567890,\"host\":{\"name\":\"h\"},"
+                + "\"event\":{\"dataset\":\"d\"},\"message\":\"m\"}"), recordTime);
+
+        assertThat(written()).hasSize(2);
+        assertThat(written().get(0).timestamp()).isEqualTo(recordTime);
+        assertThat(header(deadLetters.readRecord(), "__streams.errors.message"))
+                .isEqualTo("invalid ts '123456789012345678901234567890': a number beyond 64 bits");
+    }
+
+    private List<Row> written() {
+        List<Row> all = new ArrayList<>(sink.flushed());
+        all.addAll(sink.buffered());
+        return all;
+    }
+
+    private static Cell cell(String family, String qualifier, String value) {
+        return new Cell(utf8(family), utf8(qualifier), utf8(value));
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String header(TestRecord<byte[], byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
