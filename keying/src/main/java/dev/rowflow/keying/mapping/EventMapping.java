@@ -206,7 +206,8 @@ public final class EventMapping {
         for (Wildcard wildcard : wildcards) {
             String under = wildcard.path == null ? "" : wildcard.path.text() + ".";
             if (path.text().startsWith(under) && path.text().length() > under.length()
-                    && path.steps().stream().allMatch(step -> step instanceof String)) {
+                    && path.steps().stream().allMatch(step -> step instanceof String)
+                    && !namedByAColumn(columns, path.text())) { // rowsOf's wildcards skip such leaves
                 return bytes(wildcard.prefix + path.text().substring(under.length()));
             }
         }
@@ -313,6 +314,9 @@ public final class EventMapping {
                 cells.add(new Cell(family, column.qualifier, cellBytes(column.path.text(), value)));
             }
         }
+        // A leaf written both nested and with dots ({"log":{"level":..}} and {"log.level":..}) has one
+        // dotted path: the first in document order is kept, as one cell per qualifier must be.
+        java.util.Set<String> leaves = wildcards.isEmpty() ? null : new java.util.HashSet<>();
         for (Wildcard wildcard : wildcards) {
             Object under = wildcard.path == null ? record : wildcard.path.resolve(record);
             if (!(under instanceof Map)) {
@@ -321,7 +325,7 @@ public final class EventMapping {
             String base = wildcard.path == null ? "" : wildcard.path.text();
             RecordTree.forEachLeaf(under, "", (relative, value) -> {
                 String path = base.isEmpty() ? relative : base + "." + relative;
-                if (!namedByAColumn(path)) {
+                if (!namedByAColumn(columns, path) && leaves.add(path)) {
                     cells.add(new Cell(family, bytes(wildcard.prefix + relative), cellBytes(path, value)));
                 }
             });
@@ -340,7 +344,7 @@ public final class EventMapping {
     }
 
     /** Whether an explicit column names {@code path} or a path above it. */
-    private boolean namedByAColumn(String path) {
+    private static boolean namedByAColumn(List<Column> columns, String path) {
         for (Column column : columns) {
             String named = column.path.text();
             if (path.equals(named) || (path.startsWith(named) && path.charAt(named.length()) == '.')) {
@@ -408,7 +412,11 @@ public final class EventMapping {
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            throw new InvalidEventException(path.text(), text, "is stored as text that is not a whole number");
+            try {
+                return new BigDecimal(text).longValueExact(); // a JSON 200.0 is keyed as 200, stored as "200.0"
+            } catch (NumberFormatException | ArithmeticException notWhole) {
+                throw new InvalidEventException(path.text(), text, "is stored as text that is not a whole number");
+            }
         }
     }
 

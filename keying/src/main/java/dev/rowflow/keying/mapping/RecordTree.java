@@ -90,6 +90,12 @@ public final class RecordTree {
                 throw new InvalidEventException("value", preview(bytes), "has content after the JSON object at offset "
                         + parser.currentTokenLocation().getByteOffset());
             }
+            // Jackson decodes overlong forms and code points past U+10FFFF instead of refusing them.
+            int illFormed = illFormedUtf8(bytes);
+            if (illFormed >= 0) {
+                throw new InvalidEventException("value", preview(bytes), "is not valid UTF-8: ill-formed sequence at offset "
+                        + illFormed);
+            }
             return record;
         } catch (JsonProcessingException e) {
             throw new InvalidEventException("value", preview(bytes), "is not valid JSON: " + e.getOriginalMessage()
@@ -97,6 +103,39 @@ public final class RecordTree {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The offset of the first byte that does not start a well-formed UTF-8 sequence (Unicode
+     * Table 3-7: no overlong forms, surrogates or code points past U+10FFFF), or -1.
+     */
+    private static int illFormedUtf8(byte[] bytes) {
+        int i = 0;
+        while (i < bytes.length) {
+            int lead = bytes[i] & 0xFF;
+            if (lead < 0x80) {
+                i++;
+                continue;
+            }
+            int length = lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
+                    : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
+            if (length == 0 || i + length > bytes.length) {
+                return i;
+            }
+            int second = bytes[i + 1] & 0xFF;
+            int low = lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
+            int high = lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
+            if (second < low || second > high) {
+                return i;
+            }
+            for (int k = 2; k < length; k++) {
+                if ((bytes[i + k] & 0xC0) != 0x80) {
+                    return i;
+                }
+            }
+            i += length;
+        }
+        return -1;
     }
 
     private static Map<String, Object> readObject(JsonParser parser, StringBuilder path, int depth) throws IOException {

@@ -163,6 +163,23 @@ class RecordTreeTest {
     }
 
     @Test
+    void shouldRefuseUtf8ThatJacksonDecodesLeniently() {
+        // An overlong NUL, an overlong DEL and a code point past U+10FFFF: ill-formed (RFC 3629), yet decodable.
+        assertRefused(new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xC0, (byte) 0x80, '"', '}'}, "value",
+                "invalid value '{\"a\":\"\uFFFD\uFFFD\"}': is not valid UTF-8: ill-formed sequence at offset 6");
+        assertRefused(new byte[] {'{', '"', 'k', (byte) 0xC1, (byte) 0xBF, '"', ':', '1', '}'}, "value",
+                "invalid value '{\"k\uFFFD\uFFFD\":1}': is not valid UTF-8: ill-formed sequence at offset 3");
+        assertRefused(new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80, '"',
+                '}'}, "value", "invalid value '{\"a\":\"\uFFFD\uFFFD\uFFFD\uFFFD\"}': is not valid UTF-8: ill-formed "
+                + "sequence at offset 6");
+        assertRefused(new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', '}'}, "value",
+                "invalid value '{\"a\":\"\uFFFD\"}': is not valid JSON: Invalid UTF-8: Illegal surrogate character 0xd800 at offset 9");
+        // Well-formed 2-, 3- and 4-byte sequences at the edges of their ranges.
+        assertThat(parse("{\"a\":\"\u0080\u07FF\u0800\uFFFD\uD800\uDC00\uDBFF\uDFFF\"}"))
+                .isEqualTo(obj("a", "\u0080\u07FF\u0800\uFFFD\uD800\uDC00\uDBFF\uDFFF"));
+    }
+
+    @Test
     void shouldAcceptNestingUpToMaxDepth() {
         Map<String, Object> tree = parse(nestedObjects(RecordTree.MAX_DEPTH));
 

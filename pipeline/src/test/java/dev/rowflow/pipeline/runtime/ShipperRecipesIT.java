@@ -1,0 +1,252 @@
+package dev.rowflow.pipeline.runtime;
+
+import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.embedded.EmbeddedStackExtension;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.pipeline.config.ConfigSources;
+import dev.rowflow.pipeline.config.InputConfig;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.load.TopicProducer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's recipes, each a configuration file of {@code deploy/recipes/} used as it is (only
+ * the addresses of the embedded stack put in), fed records in its shipper's shape and time format
+ * on the real embedded stack: every record one data row and one index row under keys recomputed
+ * here from what was sent, every cell at the event time, bad records on the dead-letter topic.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@ExtendWith(EmbeddedStackExtension.class)
+class ShipperRecipesIT {
+    private static final int EVENTS = 600;
+    private static final long BASE = Instant.parse("2026-11-22T07:30:00Z").toEpochMilli();
+    private static EmbeddedStack stack;
+
+    @BeforeAll
+    static void shareStack(EmbeddedStack shared) {
+        stack = shared;
+    }
+
+    /** One shipper's records: the JSON of record i, and what rowflow must make of it. */
+    private record Shipper(String recipe, IntFunction<String> json, IntFunction<Long> time,
+                           IntFunction<Object[]> dataKey, IntFunction<Object[]> indexKey, IntFunction<String> message) {
+    }
+
+    private static String host(int i) {
+        return String.format("web-%02d", i % 7);
+    }
+
+    private static long millis(int i) {
+        return BASE + i * 9_001L; // 600 records over 90 minutes: two summary hours
+    }
+
+    @Test
+    void shouldIngestFilebeatEcsEvents() throws Exception {
+        IntFunction<String> dataset = i -> i % 3 == 0 ? "nginx.access" : "system.syslog";
+        IntFunction<String> path = i -> "/var/log/app-" + (i % 2) + ".log";
+        Shipper filebeat = new Shipper("filebeat",
+                i -> "{\"@timestamp\":\"" + Instant.ofEpochMilli(millis(i)) + "\",\"agent\":{\"type\":\"filebeat\","
+                        + "\"version\":\"8.15.0\"},\"ecs\":{\"version\":\"8.11.0\"},\"host\":{\"name\":\"" + host(i)
+                        + "\",\"os\":{\"family\":\"debian\"}},\"event\":{\"dataset\":\"" + dataset.apply(i) + "\"},"
+                        // ECS keys written flat with their dots by some producers, nested by others
+                        + (i % 5 == 0 ? "\"log.level\":\"warn\",\"log\":{\"file\":{\"path\":\"" + path.apply(i)
+                        + "\"},\"offset\":" + i * 100L + "}," : "\"log\":{\"level\":\"info\",\"file\":{\"path\":\""
+                        + path.apply(i) + "\"},\"offset\":" + i * 100L + "},")
+                        + "\"message\":\"line " + i + " \\u00e9\",\"tags\":[\"beats\",\"prod\"]}",
+                ShipperRecipesIT::millis,
+                i -> new Object[] {millis(i), host(i), path.apply(i), i * 100L},
+                i -> new Object[] {host(i), dataset.apply(i), millis(i), path.apply(i), i * 100L},
+                i -> "line " + i + " \u00e9");
+
+        RowflowConfig config = run(filebeat);
+
+        // The summary: records per host, dataset and hour, counted from what was sent.
+        Map<String, Long> expected = new TreeMap<>();
+        for (int i = 0; i < EVENTS; i++) {
+            expected.merge(host(i) + "/" + dataset.apply(i) + "/" + (millis(i) - Math.floorMod(millis(i), 3_600_000L)),
+                    1L, Long::sum);
+        }
+        RowKeyLayout summaryKey = RowKeyLayout.parse(props(filebeat).get("input.filebeat.summary.key"), null);
+        Map<String, Long> counted = new TreeMap<>();
+        for (Result row : scan("filebeat_summary").values()) {
+            var parts = summaryKey.decode(row.getRow()).fields();
+            counted.put(parts.get("host.name") + "/" + parts.get("event.dataset") + "/" + parts.get("@timestamp"),
+                    Bytes.toLong(row.getValue(bytes("s"), bytes("n"))));
+        }
+        assertThat(counted).isEqualTo(expected);
+        assertThat(config.inputs().get(0).indexes()).containsExactly("host");
+        // The flat and the nested log.level both land in column l.
+        Result first = scan("filebeat").values().stream().filter(r -> Bytes.toString(r.getValue(bytes("d"), bytes("m")))
+                .equals("line 5 \u00e9")).findFirst().orElseThrow();
+        assertThat(Bytes.toString(first.getValue(bytes("d"), bytes("l")))).isEqualTo("warn");
+        assertThat(Bytes.toString(first.getValue(bytes("d"), bytes("x.tags")))).isEqualTo("[\"beats\",\"prod\"]");
+        assertThat(Bytes.toString(first.getValue(bytes("d"), bytes("x.host.os.family")))).isEqualTo("debian");
+    }
+
+    @Test
+    void shouldIngestLogstashEvents() throws Exception {
+        run(new Shipper("logstash",
+                i -> "{\"@timestamp\":\"" + Instant.ofEpochMilli(millis(i)) + "\",\"@version\":\"1\",\"host\":\""
+                        + host(i) + "\",\"path\":\"/var/log/app.log\",\"type\":\"app\",\"message\":\"request " + i + "\"}",
+                ShipperRecipesIT::millis,
+                i -> new Object[] {millis(i), host(i), "request " + i},
+                i -> new Object[] {host(i), millis(i), "request " + i},
+                i -> "request " + i));
+    }
+
+    @Test
+    void shouldIngestFluentBitRecords() throws Exception {
+        // Epoch seconds with microseconds, as Fluent Bit's double timestamps carry them.
+        IntFunction<BigDecimal> seconds = i -> BigDecimal.valueOf(millis(i) * 1000 + 456, 6);
+        IntFunction<String> namespace = i -> i % 2 == 0 ? "shop" : "billing";
+        IntFunction<String> pod = i -> "api-" + (i % 5);
+        run(new Shipper("fluent-bit",
+                i -> "{\"@timestamp\":" + seconds.apply(i).toPlainString() + ",\"log\":\"GET /item/" + i
+                        + " 200\",\"stream\":\"stdout\",\"kubernetes\":{\"namespace_name\":\"" + namespace.apply(i)
+                        + "\",\"pod_name\":\"" + pod.apply(i) + "\",\"container_name\":\"api\"}}",
+                ShipperRecipesIT::millis,
+                i -> new Object[] {millis(i), namespace.apply(i), pod.apply(i), "GET /item/" + i + " 200"},
+                i -> new Object[] {namespace.apply(i), pod.apply(i), millis(i), "GET /item/" + i + " 200"},
+                i -> "GET /item/" + i + " 200"));
+    }
+
+    @Test
+    void shouldIngestVectorEvents() throws Exception {
+        // RFC 3339 with nanoseconds and an offset of +01:00.
+        IntFunction<String> time = i -> OffsetDateTime.ofInstant(Instant.ofEpochMilli(millis(i)).plusNanos(789_123),
+                java.time.ZoneOffset.ofHours(1)).toString();
+        run(new Shipper("vector",
+                i -> "{\"file\":\"/var/log/app.log\",\"host\":\"" + host(i) + "\",\"message\":\"vector line " + i
+                        + "\",\"source_type\":\"file\",\"timestamp\":\"" + time.apply(i) + "\"}",
+                ShipperRecipesIT::millis,
+                i -> new Object[] {millis(i), host(i), "vector line " + i},
+                i -> new Object[] {host(i), millis(i), "vector line " + i},
+                i -> "vector line " + i));
+    }
+
+    /**
+     * Produces the shipper's records and two bad ones, runs the recipe's pipeline until all are
+     * committed, and checks every row.
+     */
+    private RowflowConfig run(Shipper shipper) throws Exception {
+        Map<String, String> props = props(shipper);
+        RowflowConfig config = new RowflowConfig(props);
+        InputConfig input = config.inputs().get(0);
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, input.topic(), Optional.of(4), Duration.ofSeconds(30));
+        }
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), input.topic())) {
+            for (int i = 0; i < EVENTS; i++) {
+                producer.send(host(i), null, utf8(shipper.json().apply(i)));
+                if (i == EVENTS / 2) {
+                    producer.send("bad", null, utf8("{\"message\":\"truncated"));
+                    producer.send("bad", null, utf8("{\"message\":\"no time\"}"));
+                }
+            }
+            producer.flush();
+        }
+
+        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (KafkaTopics.uncommitted(admin, group, input.topic()) != 0 && System.nanoTime() < deadline) {
+                assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
+                Thread.sleep(200);
+            }
+            assertThat(KafkaTopics.uncommitted(admin, group, input.topic())).as("records not committed").isZero();
+        }
+
+        String dataTable = input.tableName(InputConfig.TABLE);
+        String index = input.indexes().get(0);
+        String indexTable = input.tableName("index." + index + "." + InputConfig.TABLE);
+        RowKeyLayout dataKey = RowKeyLayout.parse(props.get(input.key(InputConfig.KEY)), null);
+        RowKeyLayout indexKey = RowKeyLayout.parse(props.get(input.key("index." + index + "." + InputConfig.KEY)), null);
+        Map<ByteBuffer, Result> data = scan(dataTable);
+        Map<ByteBuffer, Result> indexRows = scan(indexTable);
+        assertThat(data).hasSize(EVENTS);
+        assertThat(indexRows).hasSize(EVENTS);
+        for (int i = 0; i < EVENTS; i++) {
+            byte[] key = dataKey.encode(shipper.dataKey().apply(i));
+            Result row = data.get(ByteBuffer.wrap(key));
+            assertThat(row).as("%s data row of record %d", shipper.recipe(), i).isNotNull();
+            assertThat(Bytes.toString(row.getValue(bytes("d"), bytes("m")))).isEqualTo(shipper.message().apply(i));
+            long time = shipper.time().apply(i);
+            assertThat(row.rawCells()).allSatisfy(cell -> assertThat(cell.getTimestamp()).isEqualTo(time));
+            Result indexRow = indexRows.get(ByteBuffer.wrap(indexKey.encode(shipper.indexKey().apply(i))));
+            assertThat(indexRow).as("%s index row of record %d", shipper.recipe(), i).isNotNull();
+            assertThat(indexRow.getValue(bytes("i"), bytes("r"))).isEqualTo(key);
+        }
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                input.deadLetterTopic(), 2);
+        assertThat(dead).extracting(r -> TopicReader.header(r, "__streams.errors.message"))
+                .anySatisfy(m -> assertThat(m).startsWith("invalid value '{\"message\":\"truncated': is not valid JSON"))
+                .anySatisfy(m -> assertThat(m).startsWith("invalid " + props.get(input.key(InputConfig.TIME))
+                        + " null: is missing"));
+        return config;
+    }
+
+    /** The recipe's file as it is in deploy/recipes, with the embedded stack's addresses. */
+    private static Map<String, String> props(Shipper shipper) throws Exception {
+        Path file = Path.of("..", "deploy", "recipes", shipper.recipe() + ".properties");
+        Map<String, String> props = new HashMap<>(ConfigSources.load(file, Map.of()));
+        props.keySet().removeIf(key -> key.startsWith("hbase.zookeeper"));
+        props.putAll(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "recipe-" + shipper.recipe());
+        props.put("kafka.commit.interval.ms", "500");
+        return props;
+    }
+
+    private static Map<ByteBuffer, Result> scan(String table) throws Exception {
+        Map<ByteBuffer, Result> rows = new HashMap<>();
+        try (Table t = stack.connection("hbase").getTable(TableName.valueOf(table));
+             ResultScanner scanner = t.getScanner(new Scan())) {
+            for (Result r : scanner) {
+                rows.put(ByteBuffer.wrap(r.getRow()), r);
+            }
+        }
+        return rows;
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(String s) {
+        return utf8(s);
+    }
+
+    static String readRecipe(String name) throws Exception {
+        return Files.readString(Path.of("..", "deploy", "recipes", name + ".properties"));
+    }
+}
