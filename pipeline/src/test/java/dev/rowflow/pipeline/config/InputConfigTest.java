@@ -1,0 +1,125 @@
+package dev.rowflow.pipeline.config;
+
+import dev.rowflow.keying.TableRole;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Declared inputs: what a configuration may say, and every mistake stopping start-up by its key. */
+class InputConfigTest {
+    private static Map<String, String> app(String... overrides) {
+        Map<String, String> props = new HashMap<>(Map.of(
+                "kafka.bootstrap.servers", "b:9092",
+                "inputs", "app",
+                "input.app.topic", "app-logs",
+                "input.app.time", "@timestamp",
+                "input.app.key", "bucket(8) | @timestamp:ts, host.name:text",
+                "input.app.columns", "message=m, host.name=h, *=f.*",
+                "input.app.indexes", "host",
+                "input.app.index.host.key", "host.name:text, @timestamp:rts"));
+        for (int i = 0; i < overrides.length; i += 2) {
+            if (overrides[i + 1] == null) {
+                props.remove(overrides[i]);
+            } else {
+                props.put(overrides[i], overrides[i + 1]);
+            }
+        }
+        return props;
+    }
+
+    private static void refused(Map<String, String> props, String message) {
+        assertThatThrownBy(() -> new RowflowConfig(props)).isInstanceOf(ConfigException.class).hasMessage(message);
+    }
+
+    @Test
+    void shouldDeclareTheTablesAndDeadLetterTopicOfAnInputBesideTheLogPipeline() {
+        RowflowConfig config = new RowflowConfig(app("input.app.summary.key", "host.name:text, @timestamp:ts"));
+
+        assertThat(config.inputs()).extracting(InputConfig::name).containsExactly("app");
+        assertThat(config.deadLetterTopics()).containsEntry("logs", "logs.dead-letter")
+                .containsEntry("app-logs", "app-logs.dead-letter");
+        var tables = config.tables(null);
+        assertThat(tables.get(TableRole.of("app.data")).name().getNameAsString()).isEqualTo("app");
+        assertThat(tables.get(TableRole.of("app.index.host")).name().getNameAsString()).isEqualTo("app_host");
+        assertThat(tables.get(TableRole.of("app.summary")).name().getNameAsString()).isEqualTo("app_summary");
+        assertThat(tables.get(TableRole.of("app.data")).layout().spec())
+                .isEqualTo("bucket(8) | @timestamp:ts, host.name:text");
+        assertThat(config.layoutKeyOf(TableRole.of("app.index.host"))).isEqualTo("input.app.index.host.key");
+        assertThat(config.tableKeyOf(TableRole.of("app.summary"))).isEqualTo("input.app.summary.table");
+    }
+
+    @Test
+    void shouldReadFamilySettingsPerDeclaredTable() {
+        RowflowConfig config = new RowflowConfig(app("input.app.table.ttl.seconds", "86400",
+                "input.app.index.host.table.max.versions", "3"));
+
+        InputConfig input = config.inputs().get(0);
+        assertThat(input.familySettings("table").ttlSeconds()).isEqualTo(86400);
+        assertThat(input.familySettings("index.host.table").maxVersions()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldStopStartUpNamingTheKeyOfEachMistake() {
+        refused(app("input.app.key", null), "Missing required configuration \"input.app.key\" which has no default value.");
+        refused(app("input.app.format", "xml"), "Invalid value xml for configuration input.app.format: String must be one "
+                + "of: json, avro");
+        refused(app("input.app.colums", "message"), "input.app.colums: unknown key of input app (see `rowflow config`)");
+        refused(app("input.other.topic", "t"), "input.other.topic: no input of that name is declared in inputs (app)");
+        refused(app("input.app.key", "bucket(8) | @timestamp:ts, host..name:text"), "Invalid value bucket(8) | "
+                + "@timestamp:ts, host..name:text for configuration input.app.key: data key 'bucket(8) | @timestamp:ts, "
+                + "host..name:text', part host..name:text: field path 'host..name': expected a name or a quoted \"name\" "
+                + "at offset 5");
+        refused(app("input.app.time.format", "pattern:yyyy-MM-dd'T"), "Invalid value pattern:yyyy-MM-dd'T for "
+                + "configuration input.app.time.format: " + timeFormatError("pattern:yyyy-MM-dd'T"));
+        refused(app("input.app.columns", "message=m, host.name=m"), "Invalid value message=m, host.name=m for "
+                + "configuration input.app.columns: columns 'message=m' and 'host.name=m' both write qualifier 'm'");
+        refused(app("input.app.columns", "message=m, host.name=h", "input.app.index.host.key", "host.name:text, level:text"),
+                "Invalid value host.name:text, level:text "
+                + "for configuration input.app.index.host.key: index host key 'host.name:text, level:text': part level is "
+                + "in no column of the data row, so index verify and backfill could not rebuild the index row from it; "
+                + "add level to the columns");
+        refused(app("inputs", "App"), "Invalid value [App] for configuration inputs: input name 'App' must be 1 to 40 of "
+                + "a-z, 0-9, _ and -, starting with a letter");
+        refused(app("input.app.topic", "logs"), "Invalid value logs for configuration input.app.topic: already read by "
+                + "topic.logs: one topic feeds one input");
+        refused(app("input.app.table", "log_data"), "Invalid value log_data for configuration input.app.table: already "
+                + "the table of table.log.data: every table has one key layout and one writer");
+        refused(app("input.app.index.mine.key", "host.name:text"), "input.app.index.mine.key: unknown key of input app "
+                + "(is the index in input.app.indexes?) (see `rowflow config`)");
+    }
+
+    @Test
+    void shouldRefuseAnAvroLayoutOverAFieldTheSchemaLacks() throws Exception {
+        Path schema = Files.createTempFile("event", ".avsc");
+        Files.writeString(schema, "{\"type\":\"record\",\"name\":\"Event\",\"fields\":[{\"name\":\"host\",\"type\":\"string\"},"
+                + "{\"name\":\"ts\",\"type\":\"long\"}]}");
+        Map<String, String> props = app("input.app.format", "avro", "input.app.avro.schemas", schema.toString(),
+                "input.app.time", "ts", "input.app.time.format", "epoch-ms", "input.app.key", "ts:ts, hostname:text",
+                "input.app.columns", "host=h", "input.app.indexes", null, "input.app.index.host.key", null);
+
+        refused(props, "Invalid value ts:ts, hostname:text for configuration input.app.key: data key 'ts:ts, hostname:text', "
+                + "part hostname:text: Avro record Event has no field 'hostname' (it has host, ts)");
+        props.put("input.app.key", "ts:ts, host:text");
+        assertThat(new RowflowConfig(props).inputs().get(0).format().name()).isEqualTo("avro");
+        props.put("input.app.avro.schemas", schema + ".missing");
+        assertThatThrownBy(() -> new RowflowConfig(props)).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("Invalid value " + schema + ".missing for configuration input.app.avro.schemas: "
+                        + "cannot be read as an Avro schema");
+    }
+
+    private static String timeFormatError(String spec) {
+        try {
+            dev.rowflow.keying.mapping.TimeFormat.parse(spec, java.time.ZoneOffset.UTC);
+            throw new AssertionError(spec + " parsed");
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+}
