@@ -160,6 +160,26 @@ among them: those reach the container as ROWFLOW_CONFIG_* variables from secretK
 {{- $_ = set $p "topic.orders.dead.letter" $v.config.topics.ordersDeadLetter }}
 {{- $_ = set $p "orders.design" $v.config.orders.design }}
 {{- $_ = set $p "orders.customer.plus.plus" (toString $v.config.orders.customerPlusPlus) }}
+{{- /* Declared inputs: inputs=<names>, then each input's input.<name>.* keys */}}
+{{- $names := list }}
+{{- $topics := dict }}
+{{- range $in := $v.config.inputs }}
+{{- if has $in.name $names }}
+{{- fail (printf "config.inputs names the input %q twice: each input needs its own name" $in.name) }}
+{{- end }}
+{{- $names = append $names $in.name }}
+{{- if hasKey $topics $in.topic }}
+{{- fail (printf "config.inputs: inputs %s and %s both read topic %q: one topic feeds one input" (get $topics $in.topic) $in.name $in.topic) }}
+{{- end }}
+{{- $_ = set $topics $in.topic $in.name }}
+{{- range $key, $value := include "rowflow.inputProperties" $in | fromYaml }}
+{{- $_ = set $p $key $value }}
+{{- end }}
+{{- end }}
+{{- if and (empty $v.config.pipelines) (empty $names) }}
+{{- fail "config.pipelines is empty and config.inputs declares no input: rowflow would ingest nothing; name a pipeline (logs, orders) or declare an input" }}
+{{- end }}
+{{- $_ = set $p "inputs" (join "," $names) }}
 {{- $_ = set $p "metrics.port" (include "rowflow.metricsPort" .) }}
 {{- $_ = set $p "shutdown.timeout.ms" (toString (mul (int64 $v.shutdownTimeoutSeconds) 1000)) }}
 {{- /* Kafka */}}
@@ -208,15 +228,129 @@ among them: those reach the container as ROWFLOW_CONFIG_* variables from secretK
 
 {{/*
 A value written into a properties file: backslashes and line breaks escaped as
-java.util.Properties#load reads them; a whole-number float (how YAML numbers reach templates)
-written as an integer, not in exponent notation.
+java.util.Properties#load reads them, and leading blanks too (load would drop them); a
+whole-number float (how YAML numbers reach templates) written as an integer, not in exponent
+notation. `|`, `:`, `,`, `@`, `=` and inner spaces need no escaping in a value.
 */}}
 {{- define "rowflow.propertiesValue" -}}
 {{- $value := . }}
 {{- if and (kindIs "float64" $value) (eq $value (floor $value)) }}
 {{- $value = int64 $value }}
 {{- end }}
-{{- toString $value | replace "\\" "\\\\" | replace "\n" "\\n" | replace "\r" "\\r" }}
+{{- $value = toString $value | replace "\\" "\\\\" | replace "\n" "\\n" | replace "\r" "\\r" | replace "\t" "\\t" | replace "\f" "\\f" }}
+{{- if hasPrefix " " $value }}
+{{- $value = printf "\\%s" $value }}
+{{- end }}
+{{- $value }}
+{{- end }}
+
+{{/*
+The family settings of one table of a declared input, as a YAML map of key suffixes to strings:
+ttlSeconds -> <table key>.ttl.seconds and so on, for the keys the values set.
+Usage: include "rowflow.tableSettings" (list "table" .tableSettings)
+*/}}
+{{- define "rowflow.tableSettings" -}}
+{{- $table := index . 0 }}
+{{- $settings := default (dict) (index . 1) }}
+{{- $p := dict }}
+{{- range $field, $suffix := dict "ttlSeconds" "ttl.seconds" "cellTtlMs" "cell.ttl.ms" "maxVersions" "max.versions" "minVersions" "min.versions" "blockSize" "block.size" }}
+{{- if hasKey $settings $field }}
+{{- $_ := set $p (printf "%s.%s" $table $suffix) (toString (int64 (get $settings $field))) }}
+{{- end }}
+{{- end }}
+{{- range $field, $suffix := dict "bloom" "bloom" "compression" "compression" }}
+{{- if hasKey $settings $field }}
+{{- $_ := set $p (printf "%s.%s" $table $suffix) (get $settings $field) }}
+{{- end }}
+{{- end }}
+{{- toYaml $p }}
+{{- end }}
+
+{{/*
+The keys of one item of config.inputs, as a YAML map of full keys (input.<name>.<key>) to
+strings: only the keys the item sets, so rowflow's own defaults apply to the others. The key
+names mirror InputConfig#definition (`rowflow config` lists them).
+*/}}
+{{- define "rowflow.inputProperties" -}}
+{{- $in := . }}
+{{- $at := printf "config.inputs[%s]" $in.name }}
+{{- $k := dict }}
+{{- $_ := set $k "topic" $in.topic }}
+{{- if hasKey $in "format" }}
+{{- $_ = set $k "format" $in.format }}
+{{- end }}
+{{- if hasKey $in "deadLetterTopic" }}
+{{- $_ = set $k "dead.letter.topic" $in.deadLetterTopic }}
+{{- end }}
+{{- if eq (default "json" $in.format) "avro" }}
+{{- if empty $in.avroSchemas }}
+{{- fail (printf "%s.avroSchemas is required with format avro: the .avsc files of its records, the reader schema first" $at) }}
+{{- end }}
+{{- else if $in.avroSchemas }}
+{{- fail (printf "%s.avroSchemas is only read with format avro; this input's format is json" $at) }}
+{{- end }}
+{{- with $in.avroSchemas }}
+{{- $_ = set $k "avro.schemas" (join "," .) }}
+{{- end }}
+{{- $_ = set $k "time" $in.time.path }}
+{{- range $field, $key := dict "format" "time.format" "zone" "time.zone" "missing" "time.missing" }}
+{{- if hasKey $in.time $field }}
+{{- $_ = set $k $key (get $in.time $field) }}
+{{- end }}
+{{- end }}
+{{- range $field, $key := dict "table" "table" "key" "key" "columns" "columns" "family" "family" }}
+{{- if hasKey $in $field }}
+{{- $_ = set $k $key (get $in $field) }}
+{{- end }}
+{{- end }}
+{{- range $field, $key := dict "timeBucketSeconds" "time.bucket.seconds" "maxCellBytes" "max.cell.bytes" }}
+{{- if hasKey $in $field }}
+{{- $_ = set $k $key (toString (int64 (get $in $field))) }}
+{{- end }}
+{{- end }}
+{{- $k = merge $k (include "rowflow.tableSettings" (list "table" $in.tableSettings) | fromYaml) }}
+{{- $indexes := list }}
+{{- range $in.indexes }}
+{{- if has .name $indexes }}
+{{- fail (printf "%s.indexes names the index %q twice" $at .name) }}
+{{- end }}
+{{- $indexes = append $indexes .name }}
+{{- $_ = set $k (printf "index.%s.key" .name) .key }}
+{{- if hasKey . "table" }}
+{{- $_ = set $k (printf "index.%s.table" .name) .table }}
+{{- end }}
+{{- $k = merge $k (include "rowflow.tableSettings" (list (printf "index.%s.table" .name) .tableSettings) | fromYaml) }}
+{{- end }}
+{{- if $indexes }}
+{{- if gt (int64 (default 0 $in.timeBucketSeconds)) 0 }}
+{{- fail (printf "%s: timeBucketSeconds > 0 writes rows as columns, which have no index rows: drop the indexes or set timeBucketSeconds to 0" $at) }}
+{{- end }}
+{{- $_ = set $k "indexes" (join "," $indexes) }}
+{{- end }}
+{{- with $in.summary }}
+{{- $_ = set $k "summary.key" .key }}
+{{- if hasKey . "table" }}
+{{- $_ = set $k "summary.table" .table }}
+{{- end }}
+{{- if hasKey . "periodSeconds" }}
+{{- $_ = set $k "summary.period.seconds" (toString (int64 .periodSeconds)) }}
+{{- end }}
+{{- $k = merge $k (include "rowflow.tableSettings" (list "summary.table" .tableSettings) | fromYaml) }}
+{{- end }}
+{{- range $key, $value := $in.extra }}
+{{- if hasKey $k $key }}
+{{- fail (printf "%s.extra.%s is set by the chart from the input's own values; set it there, not in extra" $at $key) }}
+{{- end }}
+{{- if and (kindIs "float64" $value) (eq $value (floor $value)) }}
+{{- $value = int64 $value }}
+{{- end }}
+{{- $_ = set $k $key (toString $value) }}
+{{- end }}
+{{- $p := dict }}
+{{- range $key, $value := $k }}
+{{- $_ = set $p (printf "input.%s.%s" $in.name $key) $value }}
+{{- end }}
+{{- toYaml $p }}
 {{- end }}
 
 {{/*

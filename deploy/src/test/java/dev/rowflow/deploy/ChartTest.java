@@ -18,7 +18,9 @@ import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1VolumeMount;
 import io.kubernetes.client.openapi.models.V2HorizontalPodAutoscaler;
+import dev.rowflow.pipeline.config.InputConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -27,6 +29,7 @@ import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -245,6 +248,141 @@ class ChartTest {
                 .hasMessageContaining("kind");
         assertThatThrownBy(() -> Chart.template(null, Map.of("config.orders.design", "star")))
                 .hasMessageContaining("design");
+    }
+
+    @Test
+    void shouldRenderDeclaredInputsAsTheirInputKeys() throws Exception {
+        Rendered release = render(Chart.CI_VALUES.resolve("json-inputs-values.yaml"), Map.of());
+        String file = release.get("ConfigMap", V1ConfigMap.class).getData().get("rowflow.properties");
+        Properties properties = properties(release);
+
+        // The layouts' |, :, ,, @ and spaces go into the file as they are.
+        assertThat(file.lines()).contains(
+                "pipelines=",
+                "inputs=filebeat,vector",
+                "input.filebeat.key=bucket(16) | @timestamp:ts, host.name:text, log.file.path:md5, log.offset:long",
+                "input.filebeat.time=@timestamp",
+                "input.filebeat.index.host.key=host.name:text, event.dataset:text, @timestamp:rts, log.file.path:md5, log.offset:long",
+                "input.filebeat.table.ttl.seconds=2592000",
+                "input.vector.time.missing=record-timestamp");
+        // Exactly the keys the values set, named as InputConfig defines them.
+        Map<String, String> inputKeys = new LinkedHashMap<>();
+        properties.stringPropertyNames().stream().filter(k -> k.startsWith(InputConfig.PREFIX)).sorted()
+                .forEach(k -> inputKeys.put(k, properties.getProperty(k)));
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("input.filebeat.columns", "message=m, host.name=h, event.dataset=e, log.level=l, log.file.path=f, log.offset=o, *=x.*");
+        expected.put("input.filebeat.format", "json");
+        expected.put("input.filebeat.index.host.key", "host.name:text, event.dataset:text, @timestamp:rts, log.file.path:md5, log.offset:long");
+        expected.put("input.filebeat.index.host.table.ttl.seconds", "2592000");
+        expected.put("input.filebeat.indexes", "host");
+        expected.put("input.filebeat.key", "bucket(16) | @timestamp:ts, host.name:text, log.file.path:md5, log.offset:long");
+        expected.put("input.filebeat.summary.key", "host.name:text, event.dataset:text, @timestamp:ts");
+        expected.put("input.filebeat.summary.period.seconds", "3600");
+        expected.put("input.filebeat.table", "filebeat");
+        expected.put("input.filebeat.table.compression", "GZ");
+        expected.put("input.filebeat.table.ttl.seconds", "2592000");
+        expected.put("input.filebeat.time", "@timestamp");
+        expected.put("input.filebeat.time.format", "iso8601");
+        expected.put("input.filebeat.topic", "filebeat");
+        expected.put("input.vector.columns", "message=m, host=h, source_type=st, file=f, *=x.*");
+        expected.put("input.vector.dead.letter.topic", "vector-logs.dead-letter");
+        expected.put("input.vector.format", "json");
+        expected.put("input.vector.key", "bucket(16) | timestamp:ts, host:text, message:md5");
+        expected.put("input.vector.max.cell.bytes", "524288");
+        expected.put("input.vector.table.bloom", "ROWCOL");
+        expected.put("input.vector.time", "timestamp");
+        expected.put("input.vector.time.format", "iso8601");
+        expected.put("input.vector.time.missing", "record-timestamp");
+        expected.put("input.vector.topic", "vector-logs");
+        assertThat(inputKeys).containsExactlyEntriesOf(expected);
+
+        // rowflow reads them as the two inputs, in order, each mapping compiled.
+        Map<String, String> config = new HashMap<>();
+        properties.stringPropertyNames().forEach(k -> config.put(k, properties.getProperty(k)));
+        List<InputConfig> inputs = new RowflowConfig(config).inputs();
+        assertThat(inputs).extracting(InputConfig::name).containsExactly("filebeat", "vector");
+        assertThat(inputs).extracting(InputConfig::topic).containsExactly("filebeat", "vector-logs");
+        assertThat(inputs.get(0).indexes()).containsExactly("host");
+        assertThat(inputs.get(0).tableName("index.host.table")).isEqualTo("filebeat_host");
+        assertThat(inputs.get(1).deadLetterTopic()).isEqualTo("vector-logs.dead-letter");
+        assertThat(inputs.get(1).tableName(InputConfig.TABLE)).isEqualTo("vector");
+    }
+
+    @Test
+    void shouldEscapeInputValuesForAPropertiesFile(@TempDir Path dir) throws Exception {
+        // A backslash, a tab and leading blanks would be lost by Properties#load if written as they are.
+        Path values = write(dir, "escape", """
+                config:
+                  inputs:
+                    - name: app
+                      topic: app
+                      time: {path: ts, format: epoch-ms}
+                      key: "ts:ts"
+                      columns: "  path=C:\\\\tmp,\\tm"
+                """);
+
+        Properties properties = properties(render(values, Map.of()));
+
+        assertThat(properties.getProperty("input.app.columns")).isEqualTo("  path=C:\\tmp,\tm");
+        assertThat(properties.getProperty("pipelines")).isEqualTo("logs");
+        assertThat(properties.getProperty("inputs")).isEqualTo("app");
+    }
+
+    @Test
+    void shouldRefuseInputsTheSchemaOrTheChartDoesNotAllow(@TempDir Path dir) throws Exception {
+        String good = """
+                config:
+                  pipelines: []
+                  inputs:
+                    - name: app
+                      topic: app
+                      format: json
+                      time: {path: "@timestamp"}
+                      key: "@timestamp:ts, host:text"
+                """;
+        assertThat(properties(render(write(dir, "good", good), Map.of())).getProperty("inputs")).isEqualTo("app");
+
+        assertThatThrownBy(() -> Chart.template(write(dir, "no-key", good.replace("      key: \"@timestamp:ts, host:text\"\n", "")), Map.of()))
+                .hasMessageContaining("'/config/inputs/0': missing property 'key'");
+        assertThatThrownBy(() -> Chart.template(write(dir, "bad-format", good.replace("format: json", "format: xml")), Map.of()))
+                .hasMessageContaining("'/config/inputs/0/format'");
+        assertThatThrownBy(() -> Chart.template(write(dir, "bad-name", good.replace("name: app", "name: App.v2")), Map.of()))
+                .hasMessageContaining("'/config/inputs/0/name'");
+        assertThatThrownBy(() -> Chart.template(write(dir, "unknown-field", good.replace("format: json", "formt: json")), Map.of()))
+                .hasMessageContaining("formt");
+        assertThatThrownBy(() -> Chart.template(write(dir, "avro", good.replace("format: json", "format: avro")), Map.of()))
+                .hasMessageContaining("avroSchemas");
+        assertThatThrownBy(() -> Chart.template(write(dir, "bad-time", good.replace("time: {path: \"@timestamp\"}",
+                "time: {path: \"@timestamp\", format: rfc822}")), Map.of()))
+                .hasMessageContaining("'/config/inputs/0/time/format'");
+        // What the schema cannot say, the chart's templates refuse, naming the values.
+        String twice = good + """
+                    - name: app
+                      topic: other
+                      time: {path: ts}
+                      key: "ts:ts"
+                """;
+        assertThatThrownBy(() -> Chart.template(write(dir, "twice", twice), Map.of()))
+                .hasMessageContaining("config.inputs names the input \"app\" twice");
+        String sameTopic = good + """
+                    - name: other
+                      topic: app
+                      time: {path: ts}
+                      key: "ts:ts"
+                """;
+        assertThatThrownBy(() -> Chart.template(write(dir, "same-topic", sameTopic), Map.of()))
+                .hasMessageContaining("both read topic \"app\"");
+        assertThatThrownBy(() -> Chart.template(write(dir, "extra-clash", good + """
+                      extra:
+                        topic: app2
+                """), Map.of()))
+                .hasMessageContaining("config.inputs[app].extra.topic is set by the chart");
+        assertThatThrownBy(() -> Chart.template(write(dir, "nothing", "config: {pipelines: []}\n"), Map.of()))
+                .hasMessageContaining("rowflow would ingest nothing");
+    }
+
+    private static Path write(Path dir, String name, String values) throws IOException {
+        return Files.writeString(dir.resolve(name + "-values.yaml"), values);
     }
 
     @Test

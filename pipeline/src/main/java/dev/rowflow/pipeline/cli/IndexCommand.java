@@ -3,10 +3,12 @@ package dev.rowflow.pipeline.cli;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.IndexReport;
-import dev.rowflow.sinks.hbase.LogIndex;
+import dev.rowflow.sinks.hbase.DualWriteIndex;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -18,16 +20,27 @@ import java.util.Map;
 
 /** {@code rowflow index}: verify, backfill and repair the dual-written log index. */
 @Command(name = "index", mixinStandardHelpOptions = true,
-        description = "Verify and backfill the log index (seed 002, 1.9.2-1.9.3).",
+        description = "Verify and backfill the log index or a declared input's index (seed 002, 1.9.2-1.9.3).",
         subcommands = {IndexCommand.Verify.class, IndexCommand.Backfill.class})
 final class IndexCommand {
 
-    /** What both subcommands share: the configured layouts and tables, and a {@link LogIndex} over them. */
+    /** What both subcommands share: the configured layouts and tables, and a {@link DualWriteIndex} over them. */
     abstract static class IndexAction extends HBaseCommand {
+        @Option(names = "--input", paramLabel = "NAME",
+                description = "A declared input (inputs=...) whose index to work on; without it, the log pipeline's.")
+        String input;
+
+        @Option(names = "--index", paramLabel = "NAME",
+                description = "Which of the input's indexes (input.<name>.indexes); default: its first.")
+        String indexName;
+
         @Override
         int run(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
             UidResolver uids = new HBaseUidStore(connection,
                     TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG)));
+            if (input != null) {
+                return run(declared(config, connection, uids), out);
+            }
             LogEventRows rows = config.logEventRows(uids);
             if (rows.timeBucketMillis() > 0) {
                 throw new org.apache.kafka.common.config.ConfigException(RowflowConfig.LOG_TIME_BUCKET_SECONDS_CONFIG,
@@ -35,10 +48,31 @@ final class IndexCommand {
                         "rows as columns keep no index to verify or backfill");
             }
             Map<TableRole, TableDefinition> tables = config.logTables(rows);
-            return run(new LogIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX), rows), out);
+            return run(new DualWriteIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX), rows), out);
         }
 
-        abstract int run(LogIndex index, PrintWriter out) throws Exception;
+        /** The index of a declared input, named by --input and --index. */
+        private DualWriteIndex declared(RowflowConfig config, Connection connection, UidResolver uids) {
+            InputConfig declared = config.inputs().stream().filter(i -> i.name().equals(input)).findFirst()
+                    .orElseThrow(() -> new picocli.CommandLine.ParameterException(spec.commandLine(), "--input " + input
+                            + ": no such input in the configuration (inputs: " + config.inputs().stream()
+                            .map(InputConfig::name).toList() + ")"));
+            if (declared.indexes().isEmpty()) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--input " + input
+                        + ": the input declares no index (" + declared.key(InputConfig.INDEXES) + ")");
+            }
+            String name = indexName == null ? declared.indexes().get(0) : indexName;
+            if (!declared.indexes().contains(name)) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--index " + name
+                        + ": input " + input + " has the indexes " + declared.indexes());
+            }
+            EventMapping mapping = declared.mapping(declared.format(), uids);
+            Map<TableRole, TableDefinition> tables = declared.tables(mapping);
+            return new DualWriteIndex(connection, tables.get(declared.dataRole()), tables.get(declared.indexRole(name)),
+                    mapping, declared.indexRole(name));
+        }
+
+        abstract int run(DualWriteIndex index, PrintWriter out) throws Exception;
     }
 
     @Command(name = "verify", mixinStandardHelpOptions = true,
@@ -50,7 +84,7 @@ final class IndexCommand {
         int examples;
 
         @Override
-        int run(LogIndex index, PrintWriter out) throws Exception {
+        int run(DualWriteIndex index, PrintWriter out) throws Exception {
             IndexReport report = index.verify(examples);
             out.print(report);
             return report.clean() ? 0 : 1;
@@ -65,7 +99,7 @@ final class IndexCommand {
         boolean repair;
 
         @Override
-        int run(LogIndex index, PrintWriter out) throws Exception {
+        int run(DualWriteIndex index, PrintWriter out) throws Exception {
             if (repair) {
                 out.println("dangling index rows deleted: " + index.removeDangling());
             }

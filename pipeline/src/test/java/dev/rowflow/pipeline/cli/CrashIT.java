@@ -11,7 +11,7 @@ import dev.rowflow.pipeline.load.LogEventGenerator;
 import dev.rowflow.pipeline.load.LogEventProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.sinks.hbase.IndexReport;
-import dev.rowflow.sinks.hbase.LogIndex;
+import dev.rowflow.sinks.hbase.DualWriteIndex;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -140,7 +140,7 @@ class CrashIT {
             }
             assertThat(found).hasSize(EVENTS).isEqualTo(expected);
             var tables = config.logTables(rows);
-            IndexReport report = new LogIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX),
+            IndexReport report = new DualWriteIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX),
                     rows).verify(10);
             assertThat(report.clean()).as("%s", report).isTrue();
             assertThat(report.indexRows()).isEqualTo(EVENTS);

@@ -33,6 +33,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -111,6 +112,40 @@ class ShipperRecipesIT {
         assertThat(Bytes.toString(first.getValue(bytes("d"), bytes("l")))).isEqualTo("warn");
         assertThat(Bytes.toString(first.getValue(bytes("d"), bytes("x.tags")))).isEqualTo("[\"beats\",\"prod\"]");
         assertThat(Bytes.toString(first.getValue(bytes("d"), bytes("x.host.os.family")))).isEqualTo("debian");
+
+        // The declared index verifies clean, notices rows taken away, and a backfill puts them back.
+        Path file = Files.createTempFile("filebeat", ".properties");
+        Properties written = new Properties();
+        written.putAll(props(filebeat));
+        try (var out = Files.newBufferedWriter(file)) {
+            written.store(out, null);
+        }
+        java.io.StringWriter verify = new java.io.StringWriter();
+        assertThat(cli(verify).execute("index", "verify", "--input", "filebeat", "-c", file.toString()))
+                .as("rowflow index verify printed %s", verify).isZero();
+        assertThat(verify.toString()).isEqualTo("data rows 600, index rows 600, unindexed data rows 0, "
+                + "dangling index rows 0 -- clean\n");
+        try (Table index = stack.connection("hbase").getTable(TableName.valueOf("filebeat_host"))) {
+            List<org.apache.hadoop.hbase.client.Delete> deletes = scan("filebeat_host").keySet().stream().limit(10)
+                    .map(key -> new org.apache.hadoop.hbase.client.Delete(Bytes.getBytes(key))).toList();
+            index.delete(new java.util.ArrayList<>(deletes));
+        }
+        java.io.StringWriter broken = new java.io.StringWriter();
+        assertThat(cli(broken).execute("index", "verify", "--input", "filebeat", "-c", file.toString())).isEqualTo(1);
+        assertThat(broken.toString()).startsWith("data rows 600, index rows 590, unindexed data rows 10, "
+                + "dangling index rows 0 -- NOT clean");
+        java.io.StringWriter backfill = new java.io.StringWriter();
+        assertThat(cli(backfill).execute("index", "backfill", "--input", "filebeat", "-c", file.toString())).isZero();
+        assertThat(backfill.toString()).isEqualTo("index rows written: 600\n");
+        assertThat(cli(new java.io.StringWriter()).execute("index", "verify", "--input", "filebeat", "-c",
+                file.toString())).isZero();
+        assertThat(scan("filebeat_host")).hasSize(EVENTS);
+    }
+
+    private static picocli.CommandLine cli(java.io.StringWriter out) {
+        picocli.CommandLine cli = dev.rowflow.pipeline.cli.Rowflow.commandLine();
+        cli.setOut(new java.io.PrintWriter(out, true));
+        return cli;
     }
 
     @Test

@@ -34,13 +34,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(EmbeddedStackExtension.class)
 @ParameterizedClass(name = "{0}")
 @EnumSource(Store.class)
-class LogIndexIT {
+class DualWriteIndexIT {
     private static final RowKeyLayout DATA = RowKeyLayout.parse(LogEventRows.DEFAULT_DATA_LAYOUT, null);
     private static final RowKeyLayout INDEX = RowKeyLayout.parse(LogEventRows.DEFAULT_INDEX_LAYOUT, null);
     private final Store store;
     private final Connection connection;
 
-    LogIndexIT(Store store, EmbeddedStack stack) {
+    DualWriteIndexIT(Store store, EmbeddedStack stack) {
         EmbeddedStackExtension.assumeStoreAvailable(store.token());
         this.store = store;
         this.connection = stack.connection(store.token());
@@ -83,7 +83,7 @@ class LogIndexIT {
     void shouldBackfillTheIndexOfDataWrittenWithoutIt() throws Exception {
         Map<TableRole, TableDefinition> tables = tables("backfill");
         write(tables, new LogEventRows(DATA, INDEX, false), events(3_000));
-        LogIndex index = new LogIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX),
+        DualWriteIndex index = new DualWriteIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX),
                 new LogEventRows(DATA, INDEX));
 
         IndexReport before = index.verify(3);
@@ -105,7 +105,7 @@ class LogIndexIT {
         LogEventRows rows = new LogEventRows(DATA, INDEX);
         List<LogEvent> events = events(500);
         write(tables, rows, events);
-        LogIndex index = new LogIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX), rows);
+        DualWriteIndex index = new DualWriteIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX), rows);
         assertThat(index.verify(10).clean()).isTrue();
 
         try (Table data = connection.getTable(tables.get(TableRole.LOG_DATA).name());

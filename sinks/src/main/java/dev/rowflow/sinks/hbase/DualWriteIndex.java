@@ -2,8 +2,8 @@ package dev.rowflow.sinks.hbase;
 
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.log.LogColumns;
 import dev.rowflow.keying.log.LogEventRows;
+import dev.rowflow.keying.mapping.EventMapping;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
@@ -21,28 +21,38 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Keeps the dual-written log index honest (seed 002, 1.9.2-1.9.3): {@link #verify} scans both
+ * Keeps a dual-written index honest (seed 002, 1.9.2-1.9.3): the log index, or an index of a
+ * declared input: {@link #verify} scans both
  * directions, {@link #backfill} builds the index rows of data written before the index existed
  * (or while it was disabled), {@link #removeDangling} deletes index rows that point nowhere.
  *
- * <p>The expected index row of a data row is rebuilt from its raw columns and cell timestamp by
- * {@link LogEventRows#indexRowOf}, so verify and backfill agree with what the pipeline writes. A
+ * <p>The expected index row of a data row is rebuilt from its columns and cell timestamp by
+ * {@link EventMapping#indexRowOf}, so verify and backfill agree with what the pipeline writes. A
  * backfill writes with the event time as cell timestamp, so running it twice, or alongside the
  * pipeline, rewrites the same cells.
  */
-public final class LogIndex {
+public final class DualWriteIndex {
     private static final int BATCH = 1_000;
 
     private final Connection connection;
     private final TableDefinition data;
     private final TableDefinition index;
-    private final LogEventRows rows;
+    private final EventMapping mapping;
+    private final TableRole indexRole;
 
-    public LogIndex(Connection connection, TableDefinition data, TableDefinition index, LogEventRows rows) {
+    /** The log index of the log data table. */
+    public DualWriteIndex(Connection connection, TableDefinition data, TableDefinition index, LogEventRows rows) {
+        this(connection, data, index, rows.mapping(), TableRole.LOG_INDEX);
+    }
+
+    /** The index table of {@code indexRole} that {@code mapping} writes next to its data table. */
+    public DualWriteIndex(Connection connection, TableDefinition data, TableDefinition index, EventMapping mapping,
+                          TableRole indexRole) {
         this.connection = connection;
         this.data = data;
         this.index = index;
-        this.rows = rows;
+        this.mapping = mapping;
+        this.indexRole = indexRole;
     }
 
     /** Scans data -> index and index -> data; keeps up to {@code maxExamples} examples. */
@@ -61,8 +71,8 @@ public final class LogIndex {
         long indexRows = 0;
         long dangling = 0;
         try (Table dataTable = connection.getTable(data.name()); Table indexTable = connection.getTable(index.name());
-             ResultScanner scanner = indexTable.getScanner(new Scan().addColumn(LogColumns.INDEX_FAMILY,
-                     LogColumns.DATA_ROW_KEY).setCaching(BATCH))) {
+             ResultScanner scanner = indexTable.getScanner(new Scan().addColumn(EventMapping.INDEX_FAMILY,
+                     EventMapping.DATA_ROW_KEY).setCaching(BATCH))) {
             long[] counts = new long[1];
             indexRows = inBatches(scanner, batch -> {
                 counts[0] += danglingIn(batch, dataTable, examples, maxExamples).size();
@@ -76,7 +86,7 @@ public final class LogIndex {
     public long backfill() throws IOException {
         long written = 0;
         try (Table dataTable = connection.getTable(data.name()); ResultScanner scanner = dataTable.getScanner(dataScan());
-             HBaseRowSink sink = new HBaseRowSink(connection, Map.of(TableRole.LOG_INDEX, index), new SinkSettings(0, 0))) {
+             HBaseRowSink sink = new HBaseRowSink(connection, Map.of(indexRole, index), new SinkSettings(0, 0))) {
             for (Result row : scanner) {
                 Optional<Row> indexRow = expectedIndexRow(row);
                 if (indexRow.isPresent()) {
@@ -93,8 +103,8 @@ public final class LogIndex {
     public long removeDangling() throws IOException {
         long removed = 0;
         try (Table dataTable = connection.getTable(data.name()); Table indexTable = connection.getTable(index.name());
-             ResultScanner scanner = indexTable.getScanner(new Scan().addColumn(LogColumns.INDEX_FAMILY,
-                     LogColumns.DATA_ROW_KEY).setCaching(BATCH))) {
+             ResultScanner scanner = indexTable.getScanner(new Scan().addColumn(EventMapping.INDEX_FAMILY,
+                     EventMapping.DATA_ROW_KEY).setCaching(BATCH))) {
             long[] counts = new long[1];
             inBatches(scanner, batch -> {
                 counts[0] += delete(danglingIn(batch, dataTable, new ArrayList<>(), 0), indexTable);
@@ -142,11 +152,11 @@ public final class LogIndex {
                 continue;
             }
             expected.add(indexRow.get());
-            gets.add(new Get(indexRow.get().key()).addColumn(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY));
+            gets.add(new Get(indexRow.get().key()).addColumn(EventMapping.INDEX_FAMILY, EventMapping.DATA_ROW_KEY));
         }
         Result[] found = indexTable.get(gets);
         for (int i = 0; i < found.length; i++) {
-            byte[] pointer = found[i].getValue(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY);
+            byte[] pointer = found[i].getValue(EventMapping.INDEX_FAMILY, EventMapping.DATA_ROW_KEY);
             byte[] dataKey = expected.get(i).cells().get(0).value();
             if (!Arrays.equals(pointer, dataKey)) {
                 problems++;
@@ -163,7 +173,7 @@ public final class LogIndex {
         List<byte[]> dangling = new ArrayList<>();
         List<Result> pointing = new ArrayList<>(indexRows.size());
         for (Result row : indexRows) {
-            byte[] pointer = row.getValue(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY);
+            byte[] pointer = row.getValue(EventMapping.INDEX_FAMILY, EventMapping.DATA_ROW_KEY);
             if (pointer == null || pointer.length == 0) {
                 dangling.add(row.getRow());
                 example(examples, maxExamples, "dangling index row " + Bytes.toStringBinary(row.getRow())
@@ -175,10 +185,7 @@ public final class LogIndex {
         indexRows = pointing;
         List<Get> gets = new ArrayList<>(indexRows.size());
         for (Result row : indexRows) {
-            gets.add(new Get(row.getValue(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY))
-                    .addColumn(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME)
-                    .addColumn(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE)
-                    .addColumn(LogColumns.DATA_FAMILY, LogColumns.MESSAGE));
+            gets.add(new Get(row.getValue(EventMapping.INDEX_FAMILY, EventMapping.DATA_ROW_KEY)).addFamily(data.family()));
         }
         Result[] found = dataTable.get(gets);
         for (int i = 0; i < found.length; i++) {
@@ -199,15 +206,12 @@ public final class LogIndex {
             return Optional.empty();
         }
         long timestamp = dataRow.rawCells()[0].getTimestamp();
-        return rows.indexRowOf(dataRow.getRow(), qualifier -> dataRow.getValue(LogColumns.DATA_FAMILY, qualifier),
+        return mapping.indexRowOf(indexRole, dataRow.getRow(), qualifier -> dataRow.getValue(data.family(), qualifier),
                 timestamp);
     }
 
-    private static Scan dataScan() {
-        return new Scan().addColumn(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME)
-                .addColumn(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE)
-                .addColumn(LogColumns.DATA_FAMILY, LogColumns.MESSAGE)
-                .setCaching(BATCH);
+    private Scan dataScan() {
+        return new Scan().addFamily(data.family()).setCaching(BATCH);
     }
 
     private static long delete(List<byte[]> keys, Table table) throws IOException {
