@@ -65,7 +65,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Start an embedded Kafka broker (KRaft) and HBase mini cluster, generate log events, run the "
-                + "pipeline until every event is in HBase and print a summary read back from the tables.",
+                + "pipeline until every event is in HBase and print a summary read back from the tables. "
+                + "--format json ingests Filebeat-shaped JSON through a declared input instead.",
                 "Without --events it keeps generating until Ctrl-C and serves /metrics."})
 final class DemoCommand implements Callable<Integer> {
     private static final String APPLICATION_ID = "rowflow-demo";
@@ -123,6 +124,11 @@ final class DemoCommand implements Callable<Integer> {
                     + "started by the demo when cbtemulator is on this machine) (default: ${DEFAULT-VALUE}).")
     String store;
 
+    @Option(names = "--format", defaultValue = "avro", paramLabel = "FORMAT",
+            description = "avro: rowflow's own log events and customers/orders (Avro); json: Filebeat-shaped ECS JSON "
+                    + "through a declared input whose mapping the demo prints (default: ${DEFAULT-VALUE}).")
+    String format;
+
     @Option(names = "--metrics-port", defaultValue = "0",
             description = "Port of /metrics, /healthz, /readyz; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int metricsPort;
@@ -145,6 +151,9 @@ final class DemoCommand implements Callable<Integer> {
                 sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.set(true));
             }
         }
+        if (!format.equals("avro") && !format.equals("json")) {
+            throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is neither avro nor json");
+        }
         Store target;
         try {
             target = Store.of(store);
@@ -166,6 +175,10 @@ final class DemoCommand implements Callable<Integer> {
                     stack.hbase().clientProperties().get("hbase.zookeeper.property.clientPort"), metrics.port());
             if (target == Store.BIGTABLE) {
                 err.printf("rowflow demo: rows go to the Bigtable emulator at %s (in memory)%n", stack.bigtable().endpoint());
+            }
+            if (format.equals("json")) {
+                JsonDemo.print(JsonDemo.run(stack, store, metrics, events, hosts, rate, partitions, stop, err), json, out);
+                return 0;
             }
             RowflowConfig config = config(stack);
             try (Admin admin = Admin.create(config.kafkaProperties())) {

@@ -78,6 +78,35 @@ class DemoIT {
     }
 
     @Test
+    void shouldIngestFilebeatJsonThroughTheDeclaredInputItPrints() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine().addSubcommand(new DemoCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exitCode = cli.execute("demo", "--format", "json", "--events", "10000", "--json");
+
+        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertThat(summary.get("events").asLong()).isEqualTo(10_000);
+        assertThat(summary.get("dataRows").asLong()).isEqualTo(10_000);
+        assertThat(summary.get("indexRows").asLong()).isEqualTo(10_000);
+        assertThat(summary.get("deadLetters").asLong()).isZero();
+        assertThat(summary.get("summaryCount").asLong()).isEqualTo(10_000);
+        assertThat(summary.get("mapping").get("input.filebeat.key").asText())
+                .isEqualTo(JsonDemo.MAPPING.get("input.filebeat.key"));
+        // The mapping is printed as the properties lines a user would write.
+        assertThat(err.toString()).contains("  input.filebeat.time=@timestamp")
+                .contains("  input.filebeat.index.host.key=" + JsonDemo.MAPPING.get("input.filebeat.index.host.key"));
+        JsonNode row = summary.get("sample").get(0);
+        assertThat(row.get("h").asText()).endsWith(".prod.example.com");
+        assertThat(row.get("x.ecs.version").asText()).isEqualTo("8.11.0");
+        assertThat(row.get("l").asText()).isIn("info", "warn", "error");
+    }
+
+    @Test
     void shouldWriteEveryEventToTheBigtableEmulatorWithStoreBigtable() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(dev.rowflow.embedded.EmbeddedBigtable.findEmulator().isPresent(),
                 dev.rowflow.embedded.EmbeddedBigtable.HOW_TO_GET_IT);
