@@ -42,9 +42,10 @@ import java.util.concurrent.Executors;
 
 /** {@code rowflow query}: read rows back the way their keys were designed. */
 @Command(name = "query", mixinStandardHelpOptions = true,
-        description = "Read log events, customers and orders back from HBase (a table for people, --json for scripts).",
+        description = "Read log events, customers and orders, and a declared input's rows back from HBase (a table for "
+                + "people, --json for scripts).",
         subcommands = {QueryCommand.Host.class, QueryCommand.Range.class, QueryCommand.Index.class,
-                QueryCommand.CustomerQuery.class, QueryCommand.OrderQuery.class})
+                QueryCommand.CustomerQuery.class, QueryCommand.OrderQuery.class, InputQueryCommand.class})
 final class QueryCommand {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -317,7 +318,7 @@ final class QueryCommand {
         }
     }
 
-    private static void printTable(List<String[]> rows, PrintWriter out) {
+    static void printTable(List<String[]> rows, PrintWriter out) {
         int[] widths = new int[rows.get(0).length];
         for (String[] row : rows) {
             for (int i = 0; i < row.length; i++) {

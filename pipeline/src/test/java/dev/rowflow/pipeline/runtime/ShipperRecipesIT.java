@@ -140,6 +140,41 @@ class ShipperRecipesIT {
         assertThat(cli(new java.io.StringWriter()).execute("index", "verify", "--input", "filebeat", "-c",
                 file.toString())).isZero();
         assertThat(scan("filebeat_host")).hasSize(EVENTS);
+
+        // Read back through the index [host][dataset][reverse time]: one host's events in a time range,
+        // by dataset, each dataset's newest first.
+        long from = millis(100);
+        long to = millis(400);
+        List<Integer> expectedEvents = new java.util.ArrayList<>();
+        for (String wanted : List.of("nginx.access", "system.syslog")) {
+            for (int i = EVENTS - 1; i >= 0; i--) {
+                if (host(i).equals("web-03") && dataset.apply(i).equals(wanted) && millis(i) >= from && millis(i) < to) {
+                    expectedEvents.add(i);
+                }
+            }
+        }
+        java.io.StringWriter query = new java.io.StringWriter();
+        assertThat(cli(query).execute("query", "input", "filebeat", "host.name=web-03", "--index", "host", "--from",
+                Instant.ofEpochMilli(from).toString(), "--to", Long.toString(to), "--limit", "0", "--columns", "m,h",
+                "--json", "-c", file.toString())).as("query printed %s", query).isZero();
+        var result = new com.fasterxml.jackson.databind.ObjectMapper().readTree(query.toString());
+        List<String> messages = new java.util.ArrayList<>();
+        result.get("rows").forEach(row -> {
+            messages.add(row.get("columns").get("m").asText());
+            assertThat(row.get("columns").size()).isEqualTo(2);
+            assertThat(row.get("key").get("host.name").asText()).isEqualTo("web-03");
+        });
+        assertThat(messages).containsExactlyElementsOf(expectedEvents.stream().map(i -> "line " + i + " \u00e9").toList());
+        assertThat(result.get("danglingIndexRows").asLong()).isZero();
+
+        // The time-led data key: a time range over all salt buckets, oldest first, merged in key order.
+        java.io.StringWriter range = new java.io.StringWriter();
+        assertThat(cli(range).execute("query", "input", "filebeat", "--from", Long.toString(from), "--to",
+                Long.toString(to), "--limit", "0", "--json", "-c", file.toString())).isZero();
+        List<Long> times = new java.util.ArrayList<>();
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(range.toString()).get("rows")
+                .forEach(row -> times.add(row.get("timestamp").asLong()));
+        assertThat(times).hasSize(300).isSorted().allSatisfy(t -> assertThat(t).isBetween(from, to - 1));
     }
 
     private static picocli.CommandLine cli(java.io.StringWriter out) {

@@ -39,9 +39,20 @@ final class FanOutScan {
      */
     static List<Result> scan(Connection connection, TableName table, List<KeyRange> ranges,
                              Comparator<byte[]> mergeOrder, boolean reversed, int limit, ExecutorService pool) {
+        return scan(connection, table, ranges, mergeOrder, reversed, limit, 0, Long.MAX_VALUE, pool);
+    }
+
+    /**
+     * The same, keeping only cells whose timestamp (the event time) is in {@code [from, to)}: a
+     * server-side filter for a time range the keys cannot narrow.
+     */
+    static List<Result> scan(Connection connection, TableName table, List<KeyRange> ranges,
+                             Comparator<byte[]> mergeOrder, boolean reversed, int limit, long from, long to,
+                             ExecutorService pool) {
         List<CompletableFuture<List<Result>>> scans = new ArrayList<>(ranges.size());
         for (KeyRange range : ranges) {
-            scans.add(CompletableFuture.supplyAsync(() -> scanOne(connection, table, range, reversed, limit), pool));
+            scans.add(CompletableFuture.supplyAsync(() -> scanOne(connection, table, range, reversed, limit, from, to),
+                    pool));
         }
         List<List<Result>> perRange = new ArrayList<>(ranges.size());
         try {
@@ -85,8 +96,15 @@ final class FanOutScan {
     }
 
     private static List<Result> scanOne(Connection connection, TableName table, KeyRange range, boolean reversed,
-                                        int limit) {
+                                        int limit, long from, long to) {
         Scan scan = new Scan().setCaching(limit > 0 ? Math.min(limit, 1_000) : 1_000);
+        if (from > 0 || to < Long.MAX_VALUE) {
+            try {
+                scan.setTimeRange(from, to);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("time range [" + from + ", " + to + "): " + e.getMessage(), e);
+            }
+        }
         if (reversed) {
             // A reversed scan starts at its larger key: [start, stop) read from stop down.
             scan.setReversed(true).withStartRow(range.stop(), false).withStopRow(range.start(), true);

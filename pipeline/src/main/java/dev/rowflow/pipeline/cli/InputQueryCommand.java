@@ -1,0 +1,195 @@
+package dev.rowflow.pipeline.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rowflow.keying.KeyBytes;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.KeyPart;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.pipeline.config.InputConfig;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.sinks.hbase.TableDefinition;
+import dev.rowflow.sinks.query.InputQueries;
+import dev.rowflow.sinks.query.QueryResult;
+import dev.rowflow.sinks.query.StoredRow;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/** {@code rowflow query input NAME path=value...}: a declared input's rows, by the leading parts of a key. */
+@Command(name = "input", mixinStandardHelpOptions = true,
+        description = {"Rows of a declared input: path=value for the leading parts of its data key (or, with --index, "
+                + "of that index's key, each index row followed to its data row), --from/--to on the event time.",
+                "Example: rowflow query input filebeat --index host host.name=web-01 --from 2026-11-22T08:00:00Z"})
+final class InputQueryCommand extends QueryCommand.QueryAction {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Parameters(index = "0", paramLabel = "INPUT", description = "The input's name (inputs=...).")
+    String input;
+
+    @Parameters(index = "1..*", paramLabel = "PATH=VALUE", arity = "0..*",
+            description = "Values of the key's leading parts, in the key's order.")
+    List<String> values = new ArrayList<>();
+
+    @Option(names = "--index", paramLabel = "NAME", description = "Read through this index of the input.")
+    String index;
+
+    @Option(names = "--from", paramLabel = "TIME", description = "Event times from this one, inclusive: epoch ms or "
+            + "ISO-8601. Default: the beginning.")
+    String from;
+
+    @Option(names = "--to", paramLabel = "TIME", description = "Event times up to this one, exclusive. Default: no end.")
+    String to;
+
+    @Option(names = "--newest-first", description = "The data key in reverse order (newest first on a time-led key).")
+    boolean newestFirst;
+
+    @Option(names = "--columns", paramLabel = "QUALIFIER", split = ",",
+            description = "Only these columns (qualifiers), e.g. m,h. Default: all.")
+    Set<String> columns;
+
+    @Option(names = "--limit", defaultValue = "100", paramLabel = "N",
+            description = "Most rows to print; 0 for all (default: ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Override
+    int query(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
+        InputConfig declared = config.inputs().stream().filter(i -> i.name().equals(input)).findFirst()
+                .orElseThrow(() -> new ParameterException(spec.commandLine(), "input '" + input + "' is not declared "
+                        + "(inputs: " + config.inputs().stream().map(InputConfig::name).toList() + ")"));
+        if (index != null && !declared.indexes().contains(index)) {
+            throw new ParameterException(spec.commandLine(), "--index " + index + ": input " + input + " has the indexes "
+                    + declared.indexes());
+        }
+        EventMapping mapping = declared.mapping(declared.format(), uids);
+        Map<TableRole, TableName> names = new LinkedHashMap<>();
+        for (Map.Entry<TableRole, TableDefinition> table : declared.tables(mapping).entrySet()) {
+            names.put(table.getKey(), table.getValue().name());
+        }
+        TableRole indexRole = index == null ? null : declared.indexRole(index);
+        RowKeyLayout layout = index == null ? mapping.dataLayout() : mapping.tableLayouts().get(indexRole);
+        List<Object> leading = leading(layout, mapping);
+        long fromMillis = from == null ? 0 : time("--from", from);
+        long toMillis = to == null ? Long.MAX_VALUE : time("--to", to);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            InputQueries queries = new InputQueries(connection, mapping, names, pool);
+            QueryResult<StoredRow> result = index == null
+                    ? queries.data(leading, fromMillis, toMillis, newestFirst, limit)
+                    : queries.index(indexRole, leading, fromMillis, toMillis, limit);
+            print(result, mapping.dataLayout(), out);
+        } finally {
+            pool.shutdownNow();
+        }
+        return 0;
+    }
+
+    /** The PATH=VALUE arguments as values of the layout's leading parts, each of its part's type. */
+    private List<Object> leading(RowKeyLayout layout, EventMapping mapping) {
+        List<Object> leading = new ArrayList<>();
+        List<KeyPart> parts = layout.parts();
+        for (int i = 0; i < values.size(); i++) {
+            String argument = values.get(i);
+            int eq = argument.lastIndexOf('=');
+            if (eq <= 0) {
+                throw new ParameterException(spec.commandLine(), "'" + argument + "' is not PATH=VALUE");
+            }
+            String path = argument.substring(0, eq);
+            String value = argument.substring(eq + 1);
+            if (i >= parts.size() || !FieldPath.parse(parts.get(i).field()).equals(FieldPath.parse(path))) {
+                throw new ParameterException(spec.commandLine(), "'" + argument + "': the values name the leading parts "
+                        + "of '" + layout.spec() + "' in order, so value " + (i + 1) + " is for "
+                        + (i < parts.size() ? parts.get(i).field() : "no part (the key has " + parts.size() + ")"));
+            }
+            KeyPart part = parts.get(i);
+            if (part.encoding().textual()) {
+                leading.add(value);
+            } else if (part.field().equals(mapping.timePath().text())) {
+                leading.add(time(path, value));
+            } else {
+                try {
+                    leading.add(Long.parseLong(value));
+                } catch (NumberFormatException e) {
+                    throw new ParameterException(spec.commandLine(), "'" + argument + "': " + part.spec()
+                            + " takes a whole number");
+                }
+            }
+        }
+        return leading;
+    }
+
+    private long time(String option, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException notMillis) {
+            try {
+                return Instant.parse(value).toEpochMilli();
+            } catch (DateTimeParseException e) {
+                throw new ParameterException(spec.commandLine(),
+                        option + ": '" + value + "' is neither epoch milliseconds nor an ISO-8601 instant");
+            }
+        }
+    }
+
+    private void print(QueryResult<StoredRow> result, RowKeyLayout dataLayout, PrintWriter out) throws Exception {
+        if (json) {
+            ObjectNode root = JSON.createObjectNode();
+            ArrayNode rows = root.putArray("rows");
+            for (StoredRow row : result.rows()) {
+                ObjectNode node = rows.addObject();
+                node.put("rowKey", KeyBytes.toStringBinary(row.key()));
+                ObjectNode key = node.putObject("key");
+                dataLayout.decode(row.key()).fields().forEach((field, value) -> key.put(field, String.valueOf(value)));
+                long time = row.cells().isEmpty() ? 0 : row.cells().get(0).timestamp();
+                node.put("time", Instant.ofEpochMilli(time).toString());
+                node.put("timestamp", time);
+                ObjectNode cells = node.putObject("columns");
+                columns(row).forEach(cells::put);
+            }
+            root.put("scans", result.scans());
+            root.put("danglingIndexRows", result.danglingIndexRows());
+            out.println(JSON.writeValueAsString(root));
+        } else {
+            List<String[]> table = new ArrayList<>();
+            table.add(new String[]{"time", "key", "columns"});
+            for (StoredRow row : result.rows()) {
+                long time = row.cells().isEmpty() ? 0 : row.cells().get(0).timestamp();
+                table.add(new String[]{Instant.ofEpochMilli(time).toString(),
+                        dataLayout.decode(row.key()).fields().toString(), columns(row).toString()});
+            }
+            QueryCommand.printTable(table, out);
+            out.printf("-- %d rows, %d scans, %d dangling index rows skipped%n", result.rows().size(), result.scans(),
+                    result.danglingIndexRows());
+        }
+    }
+
+    /** The row's cells by qualifier, as text (the one encoding rowflow writes values in). */
+    private Map<String, String> columns(StoredRow row) {
+        Map<String, String> cells = new LinkedHashMap<>();
+        for (StoredRow.StoredCell cell : row.cells()) {
+            String qualifier = new String(cell.qualifier(), StandardCharsets.UTF_8);
+            if (columns == null || columns.contains(qualifier)) {
+                cells.put(qualifier, new String(cell.value(), StandardCharsets.UTF_8));
+            }
+        }
+        return cells;
+    }
+}
