@@ -76,6 +76,11 @@ final class BenchCommand implements Callable<Integer> {
                     + "performance reference for Cloud Bigtable) (default: ${DEFAULT-VALUE}).")
     String store;
 
+    @Option(names = "--format", defaultValue = "avro", paramLabel = "FORMAT",
+            description = "avro: (b) reads the events as Avro; json: also (b') the same events as JSON through a "
+                    + "declared input that makes the same rows, in the same run (default: ${DEFAULT-VALUE}).")
+    String format;
+
     @Option(names = "--skip-memory", description = "Do not run the pipeline in its own JVM to measure its memory.")
     boolean skipMemory;
 
@@ -91,7 +96,8 @@ final class BenchCommand implements Callable<Integer> {
     record BenchResult(int events, long rows, double rawRowsPerSecond, double rowflowRowsPerSecond,
                        double naiveRowsPerSecond, int naiveRows, double ratio, double ratioToNaive,
                        Phase raw, Phase rowflow, List<QueryLatency.Result> queries, List<HotspotExperiment.Result> hotspot,
-                       PipelineMemory.Result memory, String dataLayout, String machine, double seconds, String store) {
+                       PipelineMemory.Result memory, String dataLayout, String machine, double seconds, String store,
+                       Phase json, Double jsonToAvro) {
     }
 
     @picocli.CommandLine.Option(names = "--summary",
@@ -139,6 +145,13 @@ final class BenchCommand implements Callable<Integer> {
             Map<TableRole, List<Put>> puts = puts(rows, generated);
             Phase rawPhase = rawCeiling(config, rows, puts, err);
             Phase rowflowPhase = endToEnd(config, generated, err);
+            Phase jsonPhase = null;
+            if (format.equals("json")) {
+                jsonPhase = JsonBench.endToEnd(props, generated, err);
+            } else if (!format.equals("avro")) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format: '" + format
+                        + "' is neither avro nor json");
+            }
             double raw = rawPhase.rowsPerSecond();
             double rowflow = rowflowPhase.rowsPerSecond();
             double naive = naivePuts(config, rows, puts, naiveRows, err);
@@ -161,7 +174,8 @@ final class BenchCommand implements Callable<Integer> {
                     Math.round(rowflow / naive * 10) / 10.0, rawPhase, rowflowPhase, latencies, hotspot, memory,
                     rows.dataLayout().spec(),
                     Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"),
-                    Math.round((System.nanoTime() - benchStart) / 1e8) / 10.0, target.token());
+                    Math.round((System.nanoTime() - benchStart) / 1e8) / 10.0, target.token(), jsonPhase,
+                    jsonPhase == null ? null : Math.round(jsonPhase.rowsPerSecond() / rowflow * 100) / 100.0);
             print(result);
         }
         return 0;
@@ -255,7 +269,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The same events through the topic and the production pipeline, timed from RUNNING to all committed. */
-    private static Phase endToEnd(RowflowConfig config, List<LogEvent> events, PrintWriter err) throws Exception {
+    static Phase endToEnd(RowflowConfig config, List<LogEvent> events, PrintWriter err) throws Exception {
         String topic = config.getString(RowflowConfig.LOGS_TOPIC_CONFIG);
         try (Admin admin = Admin.create(config.kafkaProperties())) {
             KafkaTopics.createIfAbsent(admin, topic, Optional.of(4), Duration.ofSeconds(30));
@@ -298,7 +312,15 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("| (a) raw BufferedMutator ceiling | %,.0f |%n", result.rawRowsPerSecond());
         out.printf("| (b) rowflow end to end | %,.0f |%n", result.rowflowRowsPerSecond());
         out.printf("| (c) naive Table.put per row (%,d rows) | %,.0f |%n", result.naiveRows(), result.naiveRowsPerSecond());
+        if (result.json() != null) {
+            out.printf("| (b') rowflow end to end, the same events as JSON | %,.0f |%n", result.json().rowsPerSecond());
+        }
         out.printf("| b / a | %.2f |%n| b / c | %.1f |%n", result.ratio(), result.ratioToNaive());
+        if (result.json() != null) {
+            out.printf("| b' / b (JSON / Avro) | %.2f |%n", result.jsonToAvro());
+            out.printf("%nCPU per row, JSON b' %.1f us (Avro b %.1f us); machine busy b' %.0f%%%n",
+                    result.json().cpuMicrosPerRow(), result.rowflow().cpuMicrosPerRow(), result.json().machineBusy() * 100);
+        }
         out.printf("%nCPU per row (this JVM: stack and client or pipeline): a %.1f us, b %.1f us; machine busy: a %.0f%%, "
                         + "b %.0f%%%n", result.raw().cpuMicrosPerRow(), result.rowflow().cpuMicrosPerRow(),
                 result.raw().machineBusy() * 100, result.rowflow().machineBusy() * 100);

@@ -38,6 +38,7 @@ public final class LogEventRows {
     private final RowKeyLayout indexLayout;
     private final long timeBucketMillis;
     private final EventMapping mapping;
+    private final EventMapping indexMapping;
 
     public LogEventRows(RowKeyLayout dataLayout, RowKeyLayout indexLayout) {
         this(dataLayout, indexLayout, true);
@@ -66,6 +67,9 @@ public final class LogEventRows {
         this.timeBucketMillis = timeBucketMillis;
         // Checks the rest: rows as columns without an index and with a timestamp part, bucket length.
         this.mapping = LogMapping.compile(dataLayout, indexLayout, writeIndex, timeBucketMillis);
+        // Verify and backfill rebuild index rows also where the pipeline writes none (seed 002, 1.9.2).
+        this.indexMapping = writeIndex || timeBucketMillis > 0 ? mapping
+                : LogMapping.compile(dataLayout, indexLayout, true, 0);
     }
 
     /** The length of a time bucket in rows-as-columns mode, 0 for one row per event. */
@@ -112,6 +116,11 @@ public final class LogEventRows {
         return mapping;
     }
 
+    /** The same mapping with its index, also when the pipeline writes none: what verify and backfill use. */
+    public EventMapping indexMapping() {
+        return indexMapping;
+    }
+
     /**
      * The data row and the index row of {@code event}, in that order.
      *
@@ -147,7 +156,7 @@ public final class LogEventRows {
         if (dataColumn.apply(LogColumns.MESSAGE) == null) {
             return Optional.empty(); // every event has a message: a row without one is not a log event's
         }
-        return mapping.indexRowOf(TableRole.LOG_INDEX, dataRowKey, dataColumn, timestamp);
+        return indexMapping.indexRowOf(TableRole.LOG_INDEX, dataRowKey, dataColumn, timestamp);
     }
 
 }

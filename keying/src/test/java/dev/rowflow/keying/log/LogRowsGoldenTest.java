@@ -35,6 +35,36 @@ class LogRowsGoldenTest {
         assertThat(actual).hasSize(expected.size());
     }
 
+    /**
+     * The path the logs topic takes in the pipeline: the record's bytes read by the preset's Avro
+     * format, its tree through the compiled {@link LogMapping}, no {@link LogEvent} class involved.
+     */
+    @Test
+    void shouldWriteTheGoldenRowsThroughTheAvroFormatAndTheDeclaredMapping() {
+        List<byte[]> events = GoldenLogRows.events();
+        List<String> expected = GoldenLogRows.rows();
+        List<String> actual = new ArrayList<>();
+        for (GoldenLogRows.Variant variant : GoldenLogRows.VARIANTS) {
+            dev.rowflow.keying.layout.UidResolver uids = GoldenLogRows.uids();
+            dev.rowflow.keying.mapping.EventMapping mapping = dev.rowflow.keying.mapping.EventMapping.compile(
+                    LogMapping.spec(variant.dataLayout(), variant.indexLayout(), variant.index(),
+                            variant.bucketSeconds() * 1000L, variant.name().equals("default")),
+                    uids, LogMapping.format()::cannotYield);
+            for (byte[] bytes : events) {
+                dev.rowflow.keying.format.ReadRecord record = LogMapping.format().read(bytes);
+                long time = mapping.eventTime(record.tree(), -1);
+                mapping.rowsOf(record.tree(), record.canonical(), time)
+                        .forEach(row -> actual.add(GoldenLogRows.line(variant.name(), row)));
+                mapping.counterOf(record.tree(), time).ifPresent(c -> actual.add(GoldenLogRows.line(variant.name(), c)));
+            }
+        }
+
+        for (int i = 0; i < expected.size(); i++) {
+            assertThat(actual.get(i)).as("line %d of the golden rows", i + 1).isEqualTo(expected.get(i));
+        }
+        assertThat(actual).hasSize(expected.size());
+    }
+
     @Test
     void shouldRecordEventsThatCoverEveryColumnKind() {
         List<LogEvent> events = GoldenLogRows.generate();

@@ -5,6 +5,7 @@ import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogColumns;
+import dev.rowflow.keying.log.LogMapping;
 import dev.rowflow.keying.log.LogSummary;
 import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderDesign;
@@ -481,6 +482,19 @@ public final class RowflowConfig extends AbstractConfig {
         return new LogEventRows(RowKeyLayout.parse(getString(LOG_DATA_LAYOUT_CONFIG), uids),
                 RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), uids), getBoolean(LOG_INDEX_ENABLED_CONFIG),
                 getInt(LOG_TIME_BUCKET_SECONDS_CONFIG) * 1000L);
+    }
+
+    /**
+     * The log tables as the declared mapping the log pipeline runs: the {@link LogMapping} preset
+     * with the configured layouts, index, rows-as-columns bucket and summary.
+     *
+     * @param uids the UID store for uid parts, or null where none is connected
+     */
+    public dev.rowflow.keying.mapping.EventMapping logMapping(UidResolver uids) {
+        return dev.rowflow.keying.mapping.EventMapping.compile(LogMapping.spec(getString(LOG_DATA_LAYOUT_CONFIG),
+                        getString(LOG_INDEX_LAYOUT_CONFIG), getBoolean(LOG_INDEX_ENABLED_CONFIG),
+                        getInt(LOG_TIME_BUCKET_SECONDS_CONFIG) * 1000L, getBoolean(LOG_SUMMARY_ENABLED_CONFIG)),
+                uids, LogMapping.format()::cannotYield);
     }
 
     /** What to do with event times before 1970 or far ahead of their record's timestamp. */

@@ -7,7 +7,7 @@ import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.topology.InputTopology;
 import dev.rowflow.pipeline.topology.FlushBeforeCommit;
-import dev.rowflow.pipeline.topology.LogEventTopology;
+import dev.rowflow.keying.log.LogMapping;
 import dev.rowflow.pipeline.topology.DeadLetterTopics;
 import dev.rowflow.pipeline.topology.OrderTopology;
 import dev.rowflow.sinks.hbase.SinkMetrics;
@@ -48,7 +48,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A running rowflow: the HBase connection, the tables, and one Kafka Streams instance running the
- * topologies of the configured pipelines ({@link LogEventTopology}, {@link OrderTopology}). Start it with {@link #start}, stop it with {@link #close()}, which
+ * topologies of the configured pipelines and declared inputs ({@link InputTopology}, {@link OrderTopology}). Start it with {@link #start}, stop it with {@link #close()}, which
  * commits (and so flushes) before it leaves the consumer group.
  */
 public final class RowflowPipeline implements AutoCloseable {
@@ -141,9 +141,10 @@ public final class RowflowPipeline implements AutoCloseable {
                     config.kafkaProperties())) {
                 largestRecord = createDeadLetterTopics(kafka, config.deadLetterTopics());
                 if (config.runs(RowflowConfig.LOGS_PIPELINE)) {
-                    LogEventTopology.addTo(builder, config.getString(RowflowConfig.LOGS_TOPIC_CONFIG),
-                            config.logEventRows(uids), config.logSummary(), config.timestampPolicy(), sinks,
-                            flushBeforeCommit);
+                    // The log pipeline is a declared input like any other: the LogMapping preset over LogEvent.
+                    InputTopology.addTo(builder, RowflowConfig.LOGS_PIPELINE,
+                            config.getString(RowflowConfig.LOGS_TOPIC_CONFIG), LogMapping.format(), config.logMapping(uids),
+                            config.timestampPolicy(), sinks, flushBeforeCommit);
                 }
                 for (InputConfig input : config.inputs()) {
                     KafkaTopics.partitions(kafka, input.topic()).orElseThrow(() -> new ConfigException(

@@ -26,8 +26,8 @@ final class MappedRecordWriter extends RowWriter<byte[], ReadRecord> {
     @Override
     public void process(Record<byte[], ReadRecord> record) {
         if (record.value() == null) {
-            throw new InvalidEventException("value", null, "the " + topic + " topic carries events, not tombstones "
-                    + "(null values); rowflow does not delete on them");
+            throw new InvalidEventException("value", null, "the " + topic + " topic carries no tombstones (null values): "
+                    + "its records are events, and rowflow does not delete on them");
         }
         var tree = record.value().tree();
         long time = timestamps.apply(mapping.timePath().text(), mapping.eventTime(tree, record.timestamp()),

@@ -132,8 +132,8 @@ class InputTopologyTest {
         List<TestRecord<byte[], byte[]>> dead = deadLetters.readRecordsToList();
         assertThat(dead).hasSize(bad.size() + 1);
         List<String> expected = new ArrayList<>(bad.values());
-        expected.add("invalid value null: the filebeat topic carries events, not tombstones (null values); "
-                + "rowflow does not delete on them");
+        expected.add("invalid value null: the filebeat topic carries no tombstones (null values): its records are "
+                + "events, and rowflow does not delete on them");
         assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).containsExactlyElementsOf(expected);
         List<byte[]> values = new ArrayList<>(bad.keySet());
         values.add(null);

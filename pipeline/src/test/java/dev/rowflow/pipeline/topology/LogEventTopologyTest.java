@@ -6,6 +6,7 @@ import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.log.LogEventRows;
+import dev.rowflow.keying.log.LogMapping;
 import dev.rowflow.keying.log.LogSummary;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.load.LogEventGenerator;
@@ -29,7 +30,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The production topology, with the production Streams properties, on TopologyTestDriver. */
+/** The log pipeline's production topology (the LogMapping preset as an input), with the production Streams properties, on TopologyTestDriver. */
 class LogEventTopologyTest {
     private final InMemoryRowSink sink = new InMemoryRowSink();
     private final LogEventRows rows = new LogEventRows(
@@ -41,9 +42,12 @@ class LogEventTopologyTest {
 
     @BeforeEach
     void build() {
-        RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092"));
+        RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092",
+                RowflowConfig.LOG_DATA_LAYOUT_CONFIG, "bucket(4) | timestamp:ts, hostname:text, eventType:text",
+                RowflowConfig.TIMESTAMP_MAX_FUTURE_MS_CONFIG, Long.toString(Long.MAX_VALUE)));
         driver = new TopologyTestDriver(
-                LogEventTopology.build("logs", rows, new LogSummary(), () -> sink, new FlushBeforeCommit()),
+                InputTopology.build("logs", "logs", LogMapping.format(), config.logMapping(null), config.timestampPolicy(),
+                        () -> sink, new FlushBeforeCommit()),
                 StreamsProperties.of(config));
         logs = driver.createInputTopic("logs", new ByteArraySerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic("logs.dead-letter", new ByteArrayDeserializer(),
@@ -109,11 +113,11 @@ class LogEventTopologyTest {
             driver.close();
             sink.buffered().clear();
             RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092",
-                    RowflowConfig.TIMESTAMP_POLICY_CONFIG, policy));
-            org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
-            LogEventTopology.addTo(builder, "logs", rows, null, config.timestampPolicy(), () -> sink,
-                    new FlushBeforeCommit());
-            driver = new TopologyTestDriver(builder.build(), StreamsProperties.of(config));
+                    RowflowConfig.TIMESTAMP_POLICY_CONFIG, policy, RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "false",
+                    RowflowConfig.LOG_DATA_LAYOUT_CONFIG, "bucket(4) | timestamp:ts, hostname:text, eventType:text"));
+            driver = new TopologyTestDriver(InputTopology.build("logs", "logs", LogMapping.format(),
+                    config.logMapping(null), config.timestampPolicy(), () -> sink, new FlushBeforeCommit()),
+                    StreamsProperties.of(config));
             logs = driver.createInputTopic("logs", new ByteArraySerializer(), new ByteArraySerializer());
             deadLetters = driver.createOutputTopic("logs.dead-letter", new ByteArrayDeserializer(),
                     new ByteArrayDeserializer());

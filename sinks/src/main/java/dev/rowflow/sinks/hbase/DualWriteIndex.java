@@ -42,7 +42,7 @@ public final class DualWriteIndex {
 
     /** The log index of the log data table. */
     public DualWriteIndex(Connection connection, TableDefinition data, TableDefinition index, LogEventRows rows) {
-        this(connection, data, index, rows.mapping(), TableRole.LOG_INDEX);
+        this(connection, data, index, rows.indexMapping(), TableRole.LOG_INDEX);
     }
 
     /** The index table of {@code indexRole} that {@code mapping} writes next to its data table. */
