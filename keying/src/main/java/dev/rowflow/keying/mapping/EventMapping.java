@@ -74,6 +74,9 @@ public final class EventMapping {
         this.wildcards = wildcards;
         this.indexes = indexes;
         this.summary = summary;
+        for (Wildcard wildcard : wildcards) {
+            wildcard.root = new Leaf(wildcard, wildcard.path == null ? "" : wildcard.path.text(), "", false);
+        }
     }
 
     /**
@@ -314,21 +317,16 @@ public final class EventMapping {
                 cells.add(new Cell(family, column.qualifier, cellBytes(column.path.text(), value)));
             }
         }
-        // A leaf written both nested and with dots ({"log":{"level":..}} and {"log.level":..}) has one
-        // dotted path: the first in document order is kept, as one cell per qualifier must be.
-        java.util.Set<String> leaves = wildcards.isEmpty() ? null : new java.util.HashSet<>();
+        int explicitCells = cells.size();
+        boolean dotted = false;
         for (Wildcard wildcard : wildcards) {
             Object under = wildcard.path == null ? record : wildcard.path.resolve(record);
-            if (!(under instanceof Map)) {
-                continue;
+            if (under instanceof Map<?, ?> object) {
+                dotted |= walk(wildcard.root, object, cells);
             }
-            String base = wildcard.path == null ? "" : wildcard.path.text();
-            RecordTree.forEachLeaf(under, "", (relative, value) -> {
-                String path = base.isEmpty() ? relative : base + "." + relative;
-                if (!namedByAColumn(columns, path) && leaves.add(path)) {
-                    cells.add(new Cell(family, bytes(wildcard.prefix + relative), cellBytes(path, value)));
-                }
-            });
+        }
+        if (dotted) {
+            dropRepeatedLeaves(cells, explicitCells);
         }
         if (cells.isEmpty()) {
             throw new InvalidEventException("value", null, "has none of the mapped columns ("
@@ -352,6 +350,86 @@ public final class EventMapping {
             }
         }
         return false;
+    }
+
+    /**
+     * Adds a cell per leaf under {@code object} that no explicit column names; returns whether a
+     * key with a dot in it was met (then one dotted path may stand twice).
+     */
+    private boolean walk(Leaf node, Map<?, ?> object, List<Cell> cells) {
+        boolean dotted = false;
+        for (Map.Entry<?, ?> entry : object.entrySet()) {
+            Object value = entry.getValue();
+            if (value == null || value == RecordTree.NULL) {
+                continue;
+            }
+            Leaf child = node.child((String) entry.getKey());
+            if (child.named) {
+                continue;
+            }
+            dotted |= child.dotted;
+            if (value instanceof Map<?, ?> nested) {
+                dotted |= walk(child, nested, cells);
+            } else {
+                cells.add(new Cell(family, child.qualifier, cellBytes(child.path, value)));
+            }
+        }
+        return dotted;
+    }
+
+    /**
+     * Keeps the first cell of each qualifier among the wildcards' cells: a leaf written both
+     * nested and with dots ({"log":{"level":..}} and {"log.level":..}) has one dotted path, and a
+     * row has one cell per qualifier -- the first in document order is kept.
+     */
+    private static void dropRepeatedLeaves(List<Cell> cells, int from) {
+        java.util.Set<java.nio.ByteBuffer> seen = new java.util.HashSet<>();
+        for (java.util.Iterator<Cell> i = cells.listIterator(from); i.hasNext(); ) {
+            if (!seen.add(java.nio.ByteBuffer.wrap(i.next().qualifier()))) {
+                i.remove();
+            }
+        }
+    }
+
+    /**
+     * A node of the leaves a wildcard has met: the dotted path, the qualifier bytes and whether an
+     * explicit column names the path (or one above it), worked out once per path instead of per
+     * record. At most {@value #MAX_LEAVES} nodes are kept per wildcard; records with more distinct
+     * paths get fresh nodes, the same values without the cache.
+     */
+    private final class Leaf {
+        static final int MAX_LEAVES = 10_000;
+        final String path;
+        final String relative;
+        final byte[] qualifier;
+        final boolean named;
+        final boolean dotted;
+        private final Wildcard wildcard;
+        private final java.util.concurrent.ConcurrentHashMap<String, Leaf> children =
+                new java.util.concurrent.ConcurrentHashMap<>();
+
+        Leaf(Wildcard wildcard, String path, String relative, boolean dotted) {
+            this.wildcard = wildcard;
+            this.path = path;
+            this.relative = relative;
+            this.qualifier = bytes(wildcard.prefix + relative);
+            this.named = !path.isEmpty() && namedByAColumn(columns, path);
+            this.dotted = dotted;
+        }
+
+        Leaf child(String key) {
+            Leaf child = children.get(key);
+            if (child != null) {
+                return child;
+            }
+            child = new Leaf(wildcard, path.isEmpty() ? key : path + "." + key,
+                    relative.isEmpty() ? key : relative + "." + key, dotted || key.indexOf('.') >= 0);
+            if (wildcard.leaves.incrementAndGet() <= MAX_LEAVES) {
+                Leaf raced = children.putIfAbsent(key, child);
+                return raced == null ? child : raced;
+            }
+            return child;
+        }
     }
 
     private Row bucketRow(Map<String, Object> record, Supplier<byte[]> canonical, long eventTime) {
@@ -442,7 +520,19 @@ public final class EventMapping {
     private record Column(FieldPath path, byte[] qualifier) {
     }
 
-    private record Wildcard(FieldPath path, String prefix, String spec) {
+    /** A wildcard column; {@code root} is the node of its path, set once the mapping is built. */
+    private static final class Wildcard {
+        final FieldPath path;
+        final String prefix;
+        final String spec;
+        final java.util.concurrent.atomic.AtomicInteger leaves = new java.util.concurrent.atomic.AtomicInteger();
+        Leaf root;
+
+        Wildcard(FieldPath path, String prefix, String spec) {
+            this.path = path;
+            this.prefix = prefix;
+            this.spec = spec;
+        }
     }
 
     private record Index(TableRole table, KeyPlan plan, byte[][] storedAs) {
