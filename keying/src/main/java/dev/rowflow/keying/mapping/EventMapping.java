@@ -45,7 +45,8 @@ import java.util.function.Supplier;
  * array, {@code "abc"} for a number -- throws {@link InvalidEventException} naming the path and
  * what was found, and the record is set aside.
  *
- * <p>Immutable and thread-safe (given a thread-safe {@link UidResolver}).
+ * <p>Thread-safe (given a thread-safe {@link UidResolver}); its only state after construction is the
+ * cache of leaf paths its wildcards have met (bounded, see {@code Leaf}).
  */
 public final class EventMapping {
     /** The index tables' family and the qualifier of the data row key. */

@@ -120,6 +120,11 @@ class ShipperRecipesIT {
         try (var out = Files.newBufferedWriter(file)) {
             written.store(out, null);
         }
+        java.io.StringWriter describe = new java.io.StringWriter();
+        assertThat(cli(describe).execute("tables", "describe", "-c", file.toString())).isZero();
+        assertThat(describe.toString()).contains("filebeat").contains("filebeat_host").contains("filebeat_summary")
+                .contains(props(filebeat).get("input.filebeat.key"))
+                .contains(props(filebeat).get("input.filebeat.index.host.key"));
         java.io.StringWriter verify = new java.io.StringWriter();
         assertThat(cli(verify).execute("index", "verify", "--input", "filebeat", "-c", file.toString()))
                 .as("rowflow index verify printed %s", verify).isZero();

@@ -1,0 +1,252 @@
+package dev.rowflow.pipeline.runtime;
+
+import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.embedded.EmbeddedStackExtension;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.load.TopicProducer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.GenericRecordBuilder;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Declared inputs on the real embedded stack: every kind of bad JSON record set aside on the
+ * input's dead-letter topic with its reason while the good ones around it are written exactly
+ * once, and Avro records of a user's own schema in two versions read through its reader schema.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@ExtendWith(EmbeddedStackExtension.class)
+class DeclaredInputsIT {
+    private static EmbeddedStack stack;
+
+    @BeforeAll
+    static void shareStack(EmbeddedStack shared) {
+        stack = shared;
+    }
+
+    @Test
+    void shouldSetEveryBadJsonRecordAsideAndWriteEachGoodOneOnce() throws Exception {
+        Map<String, String> props = base("bad-json");
+        props.put("input.badjson.topic", "bad-json");
+        props.put("input.badjson.time", "@timestamp");
+        props.put("input.badjson.key", "bucket(4) | @timestamp:ts, host.name:text, seq:long");
+        props.put("input.badjson.columns", "message=m, *=x.*");
+        props.put("inputs", "badjson");
+        RowflowConfig config = new RowflowConfig(props);
+        // A topic that takes a 6 MB record, so the 5 MB string reaches rowflow.
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            admin.createTopics(List.of(new NewTopic("bad-json", 2, (short) 1)
+                    .configs(Map.of("max.message.bytes", Integer.toString(6 * 1024 * 1024))))).all().get();
+            KafkaTopics.awaitLeaders(admin, "bad-json", Duration.ofSeconds(30));
+        }
+        Map<String, String> bad = new LinkedHashMap<>();
+        bad.put("not json", "invalid value 'not json': is not valid JSON: Unrecognized token 'not'");
+        bad.put("{\"@timestamp\":\"2026-11-22T08:00:00Z\",\"host\":{\"name\":\"h", "invalid value '{\"@timestamp\"");
+        bad.put("[{\"a\":1}]", "invalid value '[{\"a\":1}]': is a JSON array, a JSON object is expected");
+        bad.put("42", "invalid value '42': is a JSON number, a JSON object is expected");
+        bad.put(event("\"seq\":1", null, "\"m\""), "invalid host.name null: is missing: it is part of the row key");
+        bad.put(event("\"seq\":2,\"host\":{\"name\":null}", null, "\"m\""),
+                "invalid host.name null: is null: it is part of the row key");
+        bad.put(event("\"seq\":3,\"host\":{\"name\":[\"a\"]}", null, "\"m\""),
+                "invalid host.name '[\"a\"]': is an array, where text is expected");
+        bad.put(event("\"seq\":\"four\",\"host\":{\"name\":\"h\"}", null, "\"m\""),
+                "invalid seq 'four': is text, where a whole number is expected");
+        bad.put(event("\"seq\":99999999999999999999,\"host\":{\"name\":\"h\"}", null, "\"m\""),
+                "invalid seq '99999999999999999999': is beyond 64 bits, where a whole number is expected");
+        bad.put(event("\"seq\":6,\"host\":{\"name\":\"h\"}", "22/11/2026 08:00", "\"m\""),
+                "invalid @timestamp '22/11/2026 08:00': not an ISO-8601 time with an offset");
+        bad.put(event("\"seq\":7,\"host\":{\"name\":\"h\"},\"deep\":" + "[".repeat(70) + "]".repeat(70), null, "\"m\""),
+                "invalid deep" + "[0]".repeat(63) + " null: nests deeper than 64 objects and arrays");
+        bad.put(event("\"seq\":8,\"host\":{\"name\":\"h\"}", null, "\"" + "y".repeat(5 * 1024 * 1024) + "\""),
+                "invalid message '(5242880 bytes)': is 5242880 bytes as a cell, over the limit of 1048576 bytes");
+        bad.put(event("\"seq\":9,\"host\":{\"name\":\"h\",\"name\":\"i\"}", null, "\"m\""),
+                "invalid host.name null: appears twice in one object (duplicate key)");
+        byte[] notUtf8 = event("\"seq\":10,\"host\":{\"name\":\"h-XX\"}", null, "\"m\"").getBytes(StandardCharsets.UTF_8);
+        int x = new String(notUtf8, StandardCharsets.UTF_8).indexOf("XX");
+        notUtf8[x] = (byte) 0xC0; // an overlong NUL: not UTF-8, though some decoders take it
+        notUtf8[x + 1] = (byte) 0x80;
+
+        List<byte[]> sent = new ArrayList<>();
+        Map<String, Object> producerProps = new HashMap<>(config.kafkaProperties());
+        producerProps.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 7 * 1024 * 1024);
+        int goodRecords = 0;
+        try (TopicProducer producer = TopicProducer.open(producerProps, "bad-json")) {
+            for (Map.Entry<String, String> record : bad.entrySet()) {
+                byte[] good = event("\"seq\":" + (1000 + goodRecords) + ",\"host\":{\"name\":\"web\"}", null,
+                        "\"good " + goodRecords + "\"").getBytes(StandardCharsets.UTF_8);
+                producer.send("k", null, good);
+                goodRecords++;
+                byte[] value = record.getKey().getBytes(StandardCharsets.UTF_8);
+                producer.send("k", null, value);
+                sent.add(value);
+            }
+            producer.send("k", null, notUtf8);
+            sent.add(notUtf8);
+            producer.send("k", null, null);
+            sent.add(null);
+            producer.flush();
+        }
+
+        run(config, "bad-json");
+
+        Map<ByteBuffer, Result> rows = scan("badjson");
+        assertThat(rows).hasSize(goodRecords);
+        List<String> messages = new ArrayList<>();
+        rows.values().forEach(r -> messages.add(Bytes.toString(r.getValue(Bytes.toBytes("d"), Bytes.toBytes("m")))));
+        assertThat(messages).containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, goodRecords)
+                .mapToObj(i -> "good " + i).toList());
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                "bad-json.dead-letter", sent.size());
+        assertThat(dead).hasSize(sent.size());
+        List<String> expected = new ArrayList<>(bad.values());
+        expected.add("invalid value '");
+        expected.add("invalid value null: the bad-json topic carries no tombstones");
+        for (int i = 0; i < sent.size(); i++) {
+            // Kafka keeps the order of one key's records: the dead letters come in the order sent.
+            assertThat(TopicReader.header(dead.get(i), "__streams.errors.message")).as("reason of bad record %d", i)
+                    .startsWith(expected.get(i));
+            assertThat(dead.get(i).value()).as("bad record %d set aside unchanged", i).isEqualTo(sent.get(i));
+        }
+        assertThat(TopicReader.header(dead.get(sent.size() - 2), "__streams.errors.message"))
+                .contains("is not valid UTF-8: ill-formed sequence at offset " + x);
+    }
+
+    @Test
+    void shouldReadAvroRecordsOfTwoSchemaVersionsThroughTheReaderSchema(@TempDir Path dir) throws Exception {
+        Schema v1 = SchemaBuilder.record("Reading").namespace("com.example").fields()
+                .requiredString("sensor").requiredLong("ts").requiredDouble("value").endRecord();
+        Schema v2 = SchemaBuilder.record("Reading").namespace("com.example").fields()
+                .requiredString("sensor").requiredLong("ts").requiredDouble("value")
+                .name("unit").type().stringType().stringDefault("celsius").endRecord();
+        Files.writeString(dir.resolve("reading-v2.avsc"), v2.toString(true));
+        Files.writeString(dir.resolve("reading-v1.avsc"), v1.toString(true));
+        Map<String, String> props = base("avro-readings");
+        props.put("inputs", "readings");
+        props.put("input.readings.topic", "readings");
+        props.put("input.readings.format", "avro");
+        props.put("input.readings.avro.schemas", dir.resolve("reading-v2.avsc") + "," + dir.resolve("reading-v1.avsc"));
+        props.put("input.readings.time", "ts");
+        props.put("input.readings.time.format", "epoch-ms");
+        props.put("input.readings.key", "sensor:text, ts:rts");
+        props.put("input.readings.columns", "value=v, unit=u");
+        RowflowConfig config = new RowflowConfig(props);
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, "readings", java.util.Optional.of(2), Duration.ofSeconds(30));
+        }
+        long t0 = Instant.parse("2026-11-22T08:00:00Z").toEpochMilli();
+        BinaryMessageEncoder<GenericRecord> oldWriter = new BinaryMessageEncoder<>(GenericData.get(), v1);
+        BinaryMessageEncoder<GenericRecord> newWriter = new BinaryMessageEncoder<>(GenericData.get(), v2);
+        Schema unknown = SchemaBuilder.record("Other").fields().requiredString("x").endRecord();
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "readings")) {
+            for (int i = 0; i < 200; i++) {
+                GenericRecordBuilder record = new GenericRecordBuilder(i % 2 == 0 ? v1 : v2)
+                        .set("sensor", "s-" + (i % 5)).set("ts", t0 + i).set("value", i / 4.0);
+                if (i % 2 == 1) {
+                    record.set("unit", "kelvin");
+                }
+                producer.send("s-" + (i % 5), null, bytes((i % 2 == 0 ? oldWriter : newWriter).encode(record.build())));
+            }
+            producer.send("x", null, bytes(new BinaryMessageEncoder<GenericRecord>(GenericData.get(), unknown)
+                    .encode(new GenericRecordBuilder(unknown).set("x", "y").build())));
+            producer.flush();
+        }
+
+        run(config, "readings");
+
+        Map<ByteBuffer, Result> rows = scan("readings");
+        assertThat(rows).hasSize(200);
+        RowKeyLayout key = RowKeyLayout.parse("sensor:text, ts:rts", null);
+        for (int i = 0; i < 200; i++) {
+            Result row = rows.get(ByteBuffer.wrap(key.encode("s-" + (i % 5), t0 + i)));
+            assertThat(row).as("row of reading %d", i).isNotNull();
+            assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("v")))).isEqualTo(Double.toString(i / 4.0));
+            // Version 1 records take the reader schema's default.
+            assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("u"))))
+                    .isEqualTo(i % 2 == 0 ? "celsius" : "kelvin");
+            assertThat(row.rawCells()[0].getTimestamp()).isEqualTo(t0 + i);
+        }
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                "readings.dead-letter", 1);
+        assertThat(TopicReader.header(dead.get(0), "__streams.errors.exception"))
+                .isEqualTo("org.apache.kafka.common.errors.SerializationException");
+        assertThat(TopicReader.header(dead.get(0), "__streams.errors.message"))
+                .startsWith("value of topic readings (").contains("is not a avro record");
+    }
+
+    private static String event(String fields, String time, String message) {
+        return "{\"@timestamp\":\"" + (time == null ? "2026-11-22T08:00:00.000Z" : time) + "\"," + fields
+                + ",\"message\":" + message + "}";
+    }
+
+    private static Map<String, String> base(String name) {
+        Map<String, String> props = new HashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "it-" + name);
+        props.put(RowflowConfig.PIPELINES_CONFIG, "");
+        props.put("kafka.commit.interval.ms", "500");
+        return props;
+    }
+
+    private static void run(RowflowConfig config, String topic) throws Exception {
+        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (KafkaTopics.uncommitted(admin, group, topic) != 0 && System.nanoTime() < deadline) {
+                assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
+                Thread.sleep(200);
+            }
+            assertThat(KafkaTopics.uncommitted(admin, group, topic)).as("records not committed").isZero();
+        }
+    }
+
+    private static Map<ByteBuffer, Result> scan(String table) throws Exception {
+        Map<ByteBuffer, Result> rows = new HashMap<>();
+        try (Table t = stack.connection("hbase").getTable(TableName.valueOf(table));
+             ResultScanner scanner = t.getScanner(new Scan())) {
+            for (Result r : scanner) {
+                rows.put(ByteBuffer.wrap(r.getRow()), r);
+            }
+        }
+        return rows;
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+}
