@@ -1,5 +1,7 @@
 package dev.rowflow.demo;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rowflow.embedded.EmbeddedBigtable;
 import dev.rowflow.embedded.EmbeddedStack;
@@ -10,8 +12,8 @@ import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.LogEventGenerator;
-import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import dev.rowflow.sinks.hbase.TableAdmin;
@@ -282,7 +284,7 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 CpuMeter cpu = new CpuMeter();
                 long start = System.nanoTime();
-                while (KafkaTopics.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG), topic) > 0) {
+                while (Offsets.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG), topic) > 0) {
                     if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(10)) {
                         throw new IllegalStateException("the pipeline did not finish within 10 minutes");
                     }

@@ -1,5 +1,7 @@
 package dev.rowflow.demo;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rowflow.embedded.EmbeddedBigtable;
 import dev.rowflow.embedded.EmbeddedStack;
@@ -18,12 +20,12 @@ import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.events.Customer;
 import dev.rowflow.events.Order;
-import dev.rowflow.pipeline.load.OrderGenerator;
-import dev.rowflow.pipeline.load.OrderProducer;
+import dev.rowflow.embedded.load.OrderGenerator;
+import dev.rowflow.embedded.load.OrderProducer;
 import dev.rowflow.pipeline.topology.OrderTopology;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.LogEventGenerator;
-import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.pipeline.metrics.MetricsServer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
@@ -291,11 +293,11 @@ final class DemoCommand implements Callable<Integer> {
 
         long lastReport = 0;
         while (true) {
-            long uncommitted = KafkaTopics.uncommitted(admin, APPLICATION_ID, TOPIC);
-            long ordersUncommitted = KafkaTopics.uncommitted(admin, APPLICATION_ID, CUSTOMERS_TOPIC)
-                    + KafkaTopics.uncommitted(admin, APPLICATION_ID, ORDERS_TOPIC)
+            long uncommitted = Offsets.uncommitted(admin, APPLICATION_ID, TOPIC);
+            long ordersUncommitted = Offsets.uncommitted(admin, APPLICATION_ID, CUSTOMERS_TOPIC)
+                    + Offsets.uncommitted(admin, APPLICATION_ID, ORDERS_TOPIC)
                     + (KafkaTopics.partitions(admin, OrderTopology.repartitionTopic(APPLICATION_ID)).isPresent()
-                    ? KafkaTopics.uncommitted(admin, APPLICATION_ID, OrderTopology.repartitionTopic(APPLICATION_ID)) : 1);
+                    ? Offsets.uncommitted(admin, APPLICATION_ID, OrderTopology.repartitionTopic(APPLICATION_ID)) : 1);
             boolean done = producing.isDone() && uncommitted == 0 && ordersUncommitted == 0;
             if (pipeline.state() == KafkaStreams.State.ERROR) {
                 throw new IllegalStateException("the pipeline failed; see rowflow-demo.log");

@@ -3,7 +3,7 @@ package dev.rowflow.demo;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.log.LogColumns;
-import dev.rowflow.pipeline.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventGenerator;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;

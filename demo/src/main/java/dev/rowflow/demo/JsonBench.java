@@ -1,11 +1,13 @@
 package dev.rowflow.demo;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.keying.log.LogMapping;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.TopicProducer;
+import dev.rowflow.embedded.load.TopicProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -69,7 +71,7 @@ final class JsonBench {
                 }
                 CpuMeter cpu = new CpuMeter();
                 long start = System.nanoTime();
-                while (KafkaTopics.uncommitted(admin, "rowflow-bench-json", TOPIC) > 0) {
+                while (Offsets.uncommitted(admin, "rowflow-bench-json", TOPIC) > 0) {
                     if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(10)) {
                         throw new IllegalStateException("the pipeline did not finish within 10 minutes");
                     }

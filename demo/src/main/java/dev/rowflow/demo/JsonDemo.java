@@ -1,11 +1,13 @@
 package dev.rowflow.demo;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.TopicProducer;
+import dev.rowflow.embedded.load.TopicProducer;
 import dev.rowflow.pipeline.metrics.MetricsServer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
@@ -117,7 +119,7 @@ final class JsonDemo {
                     }
                     producer.flush();
                 }
-                while (KafkaTopics.uncommitted(admin, group, TOPIC) != 0) {
+                while (Offsets.uncommitted(admin, group, TOPIC) != 0) {
                     if (pipeline.state() == KafkaStreams.State.ERROR) {
                         throw new IllegalStateException("the pipeline failed; see rowflow-demo.log");
                     }
@@ -137,7 +139,7 @@ final class JsonDemo {
         if (now - lastReport < TimeUnit.SECONDS.toNanos(2)) {
             return lastReport;
         }
-        long committed = produced - KafkaTopics.uncommitted(admin, group, TOPIC);
+        long committed = produced - Offsets.uncommitted(admin, group, TOPIC);
         double seconds = Math.max((now - t0) / 1e9, 0.001);
         err.printf("[%6.1f s] produced %,d%s  in the store (committed) %,d  %,.0f events/s%n", seconds, produced,
                 events == null ? "" : String.format("/%,d", events), committed, committed / seconds);

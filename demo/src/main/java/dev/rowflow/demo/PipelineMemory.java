@@ -1,5 +1,7 @@
 package dev.rowflow.demo;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import org.apache.kafka.clients.admin.Admin;
@@ -77,7 +79,7 @@ final class PipelineMemory {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("rowflow run did not finish within 5 minutes; its log: " + log);
                 }
-                long uncommitted = committedYet(admin, group, topic) ? KafkaTopics.uncommitted(admin, group, topic) : events;
+                long uncommitted = committedYet(admin, group, topic) ? Offsets.uncommitted(admin, group, topic) : events;
                 if (uncommitted < events && start == 0) {
                     start = System.nanoTime(); // the first commit: it is running at full rate
                 }

@@ -8,7 +8,7 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.KeyQuery;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.OrderGenerator;
+import dev.rowflow.embedded.load.OrderGenerator;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.SinkSettings;

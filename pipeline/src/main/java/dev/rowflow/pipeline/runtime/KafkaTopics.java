@@ -107,30 +107,4 @@ public final class KafkaTopics {
         return admin.listOffsets(latest).all().get().entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
     }
-
-    /**
-     * How many records of {@code topic} the consumer group {@code groupId} has committed: the
-     * records produced so far less those not committed yet.
-     */
-    public static long committed(Admin admin, String groupId, String topic)
-            throws InterruptedException, ExecutionException {
-        long produced = endOffsets(admin, topic).values().stream().mapToLong(Long::longValue).sum();
-        return produced - uncommitted(admin, groupId, topic);
-    }
-
-    /**
-     * How many records of {@code topic} the consumer group {@code groupId} has not committed yet.
-     * With rowflow's flush-before-commit, 0 means every record's rows are in HBase.
-     */
-    public static long uncommitted(Admin admin, String groupId, String topic)
-            throws InterruptedException, ExecutionException {
-        Map<TopicPartition, Long> end = endOffsets(admin, topic);
-        var committed = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
-        long lag = 0;
-        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
-            var offset = committed.get(e.getKey());
-            lag += e.getValue() - (offset == null ? 0 : offset.offset());
-        }
-        return lag;
-    }
 }

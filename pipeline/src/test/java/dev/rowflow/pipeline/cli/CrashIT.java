@@ -1,5 +1,7 @@
 package dev.rowflow.pipeline.cli;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.events.LogEvent;
@@ -7,8 +9,8 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.LogEventGenerator;
-import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.sinks.hbase.IndexReport;
 import dev.rowflow.sinks.hbase.DualWriteIndex;
@@ -164,7 +166,7 @@ class CrashIT {
         long committed = 0;
         while (System.nanoTime() < deadline) {
             assertThat(rowflow.isAlive()).as("rowflow alive; its log:%n%s", rowflow.logTail()).isTrue();
-            committed = KafkaTopics.committed(admin, GROUP, TOPIC);
+            committed = Offsets.committed(admin, GROUP, TOPIC);
             if (committed >= target) {
                 return committed;
             }

@@ -12,7 +12,7 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.OrderGenerator;
+import dev.rowflow.embedded.load.OrderGenerator;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.HBaseUidStore;

@@ -1,9 +1,11 @@
 package dev.rowflow.pipeline.cli;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
-import dev.rowflow.pipeline.load.LogEventGenerator;
-import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -89,7 +91,7 @@ class RunCommandIT {
                 String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                         + metricsPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
                 assertThat(metrics).contains("rowflow_sink_rows_total").doesNotContain(FILE_SECRET, ENV_SECRET);
-                assertThat(KafkaTopics.uncommitted(admin, "it-run", "run-logs"))
+                assertThat(Offsets.uncommitted(admin, "it-run", "run-logs"))
                         .as("nothing committed yet with a 10-minute commit interval").isEqualTo(2_000);
 
                 rowflow.destroy(); // SIGTERM
@@ -98,7 +100,7 @@ class RunCommandIT {
                 rowflow.destroyForcibly();
             }
 
-            assertThat(KafkaTopics.uncommitted(admin, "it-run", "run-logs")).as("committed on SIGTERM").isZero();
+            assertThat(Offsets.uncommitted(admin, "it-run", "run-logs")).as("committed on SIGTERM").isZero();
             assertThat(countRows("run_data")).isEqualTo(2_000);
             assertThat(countRows("run_index")).isEqualTo(2_000);
             String log = Files.readString(dir.resolve("rowflow.log"));

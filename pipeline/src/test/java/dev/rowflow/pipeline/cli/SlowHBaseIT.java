@@ -1,5 +1,7 @@
 package dev.rowflow.pipeline.cli;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.embedded.WriteFaults;
@@ -7,8 +9,8 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.LogEventGenerator;
-import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -158,7 +160,7 @@ class SlowHBaseIT {
     }
 
     private static long committed(org.apache.kafka.clients.admin.Admin admin) throws Exception {
-        return EVENTS - KafkaTopics.uncommitted(admin, GROUP, TOPIC);
+        return EVENTS - Offsets.uncommitted(admin, GROUP, TOPIC);
     }
 
     private static void awaitTables(RowflowProcess rowflow) throws Exception {

@@ -1,10 +1,12 @@
 package dev.rowflow.pipeline.runtime;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.TopicProducer;
+import dev.rowflow.embedded.load.TopicProducer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -225,11 +227,11 @@ class DeclaredInputsIT {
         try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
              Admin admin = Admin.create(config.kafkaProperties())) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (KafkaTopics.uncommitted(admin, group, topic) != 0 && System.nanoTime() < deadline) {
+            while (Offsets.uncommitted(admin, group, topic) != 0 && System.nanoTime() < deadline) {
                 assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
                 Thread.sleep(200);
             }
-            assertThat(KafkaTopics.uncommitted(admin, group, topic)).as("records not committed").isZero();
+            assertThat(Offsets.uncommitted(admin, group, topic)).as("records not committed").isZero();
         }
     }
 

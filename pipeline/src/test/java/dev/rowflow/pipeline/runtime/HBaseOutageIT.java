@@ -1,10 +1,12 @@
 package dev.rowflow.pipeline.runtime;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.LogEventGenerator;
-import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventProducer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Result;
@@ -75,7 +77,7 @@ class HBaseOutageIT {
                 while (System.nanoTime() - outageStarted < TimeUnit.SECONDS.toNanos(30)) {
                     assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
                     committedInOutage = Math.max(committedInOutage,
-                            KafkaTopics.committed(admin, "it-outage", "outage-logs"));
+                            Offsets.committed(admin, "it-outage", "outage-logs"));
                     Thread.sleep(500);
                 }
                 stack.hbase().startRegionServer();
@@ -107,7 +109,7 @@ class HBaseOutageIT {
         long committed = 0;
         while (System.nanoTime() < deadline) {
             assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
-            committed = KafkaTopics.committed(admin, "it-outage", "outage-logs");
+            committed = Offsets.committed(admin, "it-outage", "outage-logs");
             assertThat(rows("outage_data")).as("data rows while %d events are committed", committed)
                     .isGreaterThanOrEqualTo(committed);
             assertThat(rows("outage_index")).as("index rows while %d events are committed", committed)

@@ -1,13 +1,15 @@
 package dev.rowflow.pipeline.runtime;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.sinks.hbase.Store;
-import dev.rowflow.pipeline.load.LogEventGenerator;
-import dev.rowflow.pipeline.load.LogEventProducer;
-import dev.rowflow.pipeline.load.OrderGenerator;
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventProducer;
+import dev.rowflow.embedded.load.OrderGenerator;
 import dev.rowflow.pipeline.serde.EventSerdes;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.hadoop.hbase.TableName;
@@ -173,7 +175,7 @@ class LogPipelineIT {
             KafkaTopics.endOffsets(admin, topic(config)).keySet().forEach(tp ->
                     start.put(tp, new org.apache.kafka.clients.consumer.OffsetAndMetadata(0)));
             admin.alterConsumerGroupOffsets(config.getString(RowflowConfig.APPLICATION_ID_CONFIG), start).all().get();
-            assertThat(KafkaTopics.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG),
+            assertThat(Offsets.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG),
                     topic(config))).isEqualTo(6_000);
         }
         runUntilEverythingCommitted(config, committed -> { });
@@ -262,7 +264,7 @@ class LogPipelineIT {
             long committed = 0;
             while (System.nanoTime() < deadline && committed != events) {
                 assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
-                committed = KafkaTopics.committed(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG), topic(config));
+                committed = Offsets.committed(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG), topic(config));
                 if (committedAtRestart < 0 && committed >= 1_000) {
                     committedAtRestart = committed;
                     // Mid-run: the broker goes away for 5 s and comes back on the same port.
@@ -575,7 +577,7 @@ class LogPipelineIT {
             long uncommitted = Long.MAX_VALUE;
             while (System.nanoTime() < deadline && uncommitted != 0) {
                 assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
-                uncommitted = KafkaTopics.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG),
+                uncommitted = Offsets.uncommitted(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG),
                         topic(config));
                 whileRunning.check(total - uncommitted);
                 if (uncommitted != 0) {

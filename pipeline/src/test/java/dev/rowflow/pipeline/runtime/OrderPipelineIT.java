@@ -1,5 +1,7 @@
 package dev.rowflow.pipeline.runtime;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.events.Customer;
@@ -14,9 +16,9 @@ import dev.rowflow.keying.order.OrderBlob;
 import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.OlderSchemas;
-import dev.rowflow.pipeline.load.OrderGenerator;
-import dev.rowflow.pipeline.load.OrderProducer;
+import dev.rowflow.embedded.load.OlderSchemas;
+import dev.rowflow.embedded.load.OrderGenerator;
+import dev.rowflow.embedded.load.OrderProducer;
 import dev.rowflow.pipeline.serde.EventSerdes;
 import dev.rowflow.pipeline.topology.OrderTopology;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
@@ -428,7 +430,7 @@ class OrderPipelineIT {
                     if (KafkaTopics.partitions(admin, topic).isEmpty()) {
                         uncommitted++; // the repartition topic: Kafka Streams has not created it yet
                     } else {
-                        uncommitted += KafkaTopics.uncommitted(admin, group, topic);
+                        uncommitted += Offsets.uncommitted(admin, group, topic);
                     }
                 }
                 if (uncommitted != 0) {

@@ -1,11 +1,13 @@
 package dev.rowflow.pipeline.security;
 
+import dev.rowflow.embedded.load.Offsets;
+
 import dev.rowflow.embedded.EmbeddedKafka;
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.LogEventGenerator;
-import dev.rowflow.pipeline.load.LogEventProducer;
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -101,11 +103,11 @@ class KafkaSecurityIT {
             }
             try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry())) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                while (System.nanoTime() < deadline && KafkaTopics.uncommitted(admin, "it-" + name, topic) != 0) {
+                while (System.nanoTime() < deadline && Offsets.uncommitted(admin, "it-" + name, topic) != 0) {
                     assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
                     Thread.sleep(200);
                 }
-                assertThat(KafkaTopics.uncommitted(admin, "it-" + name, topic)).isZero();
+                assertThat(Offsets.uncommitted(admin, "it-" + name, topic)).isZero();
             }
         }
         assertThat(rows(stack, name + "_data")).isEqualTo(2_000);

@@ -9,7 +9,7 @@ import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.log.LogMapping;
 import dev.rowflow.keying.log.LogSummary;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventGenerator;
 import dev.rowflow.pipeline.runtime.StreamsProperties;
 import dev.rowflow.pipeline.serde.EventSerdes;
 import org.apache.kafka.common.errors.SerializationException;

@@ -1,4 +1,4 @@
-package dev.rowflow.pipeline.load;
+package dev.rowflow.embedded.load;
 
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;

@@ -1,4 +1,4 @@
-package dev.rowflow.pipeline.load;
+package dev.rowflow.embedded.load;
 
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.events.Severity;

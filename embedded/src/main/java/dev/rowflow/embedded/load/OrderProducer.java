@@ -1,8 +1,7 @@
-package dev.rowflow.pipeline.load;
+package dev.rowflow.embedded.load;
 
 import dev.rowflow.events.Customer;
 import dev.rowflow.events.Order;
-import dev.rowflow.pipeline.serde.EventSerdes;
 import org.apache.kafka.common.serialization.Serializer;
 
 import java.util.Map;
@@ -15,8 +14,8 @@ import java.util.Map;
 public final class OrderProducer implements AutoCloseable {
     private final TopicProducer customers;
     private final TopicProducer orders;
-    private final Serializer<Customer> customerSerializer = EventSerdes.customers().serializer();
-    private final Serializer<Order> orderSerializer = EventSerdes.orders().serializer();
+    private final Serializer<Customer> customerSerializer = SingleObjectBytes.serializer(Customer.getEncoder());
+    private final Serializer<Order> orderSerializer = SingleObjectBytes.serializer(Order.getEncoder());
 
     private OrderProducer(TopicProducer customers, TopicProducer orders) {
         this.customers = customers;

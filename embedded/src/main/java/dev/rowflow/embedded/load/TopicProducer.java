@@ -1,6 +1,5 @@
-package dev.rowflow.pipeline.load;
+package dev.rowflow.embedded.load;
 
-import dev.rowflow.pipeline.runtime.KafkaTopics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -33,7 +32,7 @@ public final class TopicProducer implements AutoCloseable {
     /** Waits for the topic's partition leaders, then opens a producer to it. */
     public static TopicProducer open(Map<String, Object> kafkaProperties, String topic) throws InterruptedException {
         try (Admin admin = Admin.create(kafkaProperties)) {
-            KafkaTopics.awaitLeaders(admin, topic, Duration.ofSeconds(60));
+            Offsets.awaitLeaders(admin, topic, Duration.ofSeconds(60));
         }
         Map<String, Object> props = new LinkedHashMap<>(kafkaProperties);
         props.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -1,7 +1,6 @@
-package dev.rowflow.pipeline.load;
+package dev.rowflow.embedded.load;
 
 import dev.rowflow.events.LogEvent;
-import dev.rowflow.pipeline.serde.EventSerdes;
 import org.apache.kafka.common.serialization.Serializer;
 
 import java.util.Map;
@@ -13,7 +12,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class LogEventProducer implements AutoCloseable {
     private final TopicProducer producer;
-    private final Serializer<LogEvent> serializer = EventSerdes.logEvents().serializer();
+    private final Serializer<LogEvent> serializer = SingleObjectBytes.serializer(LogEvent.getEncoder());
 
     private LogEventProducer(TopicProducer producer) {
         this.producer = producer;
