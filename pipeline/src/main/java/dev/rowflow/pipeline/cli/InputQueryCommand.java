@@ -25,7 +25,6 @@ import picocli.CommandLine.Parameters;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -137,16 +136,7 @@ final class InputQueryCommand extends QueryCommand.QueryAction {
     }
 
     private long time(String option, String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException notMillis) {
-            try {
-                return Instant.parse(value).toEpochMilli();
-            } catch (DateTimeParseException e) {
-                throw new ParameterException(spec.commandLine(),
-                        option + ": '" + value + "' is neither epoch milliseconds nor an ISO-8601 instant");
-            }
-        }
+        return QueryCommand.time(spec, option, value);
     }
 
     private void print(QueryResult<StoredRow> result, RowKeyLayout dataLayout, PrintWriter out) throws Exception {

@@ -113,16 +113,7 @@ final class QueryCommand {
         }
 
         private long time(String option, String value) {
-            try {
-                return Long.parseLong(value);
-            } catch (NumberFormatException notMillis) {
-                try {
-                    return Instant.parse(value).toEpochMilli();
-                } catch (DateTimeParseException e) {
-                    throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                            option + ": '" + value + "' is neither epoch milliseconds nor an ISO-8601 instant");
-                }
-            }
+            return QueryCommand.time(spec, option, value);
         }
 
         private void printEvents(QueryResult<StoredEvent> result, PrintWriter out) throws Exception {
@@ -315,6 +306,24 @@ final class QueryCommand {
             return text.chars().noneMatch(c -> Character.isISOControl(c));
         } catch (CharacterCodingException e) {
             return false;
+        }
+    }
+
+    /**
+     * A time given on the command line: epoch milliseconds or an ISO-8601 instant.
+     *
+     * @throws picocli.CommandLine.ParameterException naming the option and the value
+     */
+    static long time(picocli.CommandLine.Model.CommandSpec spec, String option, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException notMillis) {
+            try {
+                return Instant.parse(value).toEpochMilli();
+            } catch (DateTimeParseException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        option + ": '" + value + "' is neither epoch milliseconds nor an ISO-8601 instant");
+            }
         }
     }
 

@@ -34,7 +34,7 @@ import java.util.Optional;
 /**
  * rowflow's configuration, declared once. Every key has a constant, a doc, a default (or none if
  * required), a validator and an importance; the README's table is generated from {@link #CONFIG}
- * ({@code rowflow config --markdown}).
+ * ({@link ConfigDocs}, {@code rowflow config}).
  *
  * <p>Besides its own keys, rowflow passes through: every key starting with {@code kafka.} to Kafka
  * Streams and its clients, without the prefix ({@code kafka.security.protocol} becomes
@@ -694,42 +694,5 @@ public final class RowflowConfig extends AbstractConfig {
             }
         }
         return hbase;
-    }
-
-    /** A Markdown table cell: a literal '|' would end it. */
-    private static String cell(String text) {
-        return text.replace("|", "\\|");
-    }
-
-    /** The configuration table for the README, generated from {@link #CONFIG}. */
-    public static String markdownTable() {
-        return markdownTable(CONFIG, "");
-    }
-
-    /**
-     * The table of one declared input's keys, generated from {@link InputConfig#definition}, for an
-     * input {@code <name>} with one index {@code <index>}.
-     */
-    public static String inputMarkdownTable() {
-        return markdownTable(InputConfig.definition(List.of("<index>")), InputConfig.PREFIX + "<name>.");
-    }
-
-    private static String markdownTable(ConfigDef def, String prefix) {
-        StringBuilder md = new StringBuilder("| key | type | default | valid values | importance | description |\n")
-                .append("|---|---|---|---|---|---|\n");
-        for (ConfigDef.ConfigKey key : def.configKeys().values()) {
-            String defaultValue = key.hasDefault() ? "`" + cell(String.valueOf(key.defaultValue)) + "`"
-                    : "(required)";
-            if (key.hasDefault() && "".equals(key.defaultValue)) {
-                defaultValue = "(empty)";
-            }
-            md.append("| `").append(prefix).append(key.name).append("` | ")
-                    .append(key.type.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
-                    .append(defaultValue).append(" | ")
-                    .append(key.validator == null ? "" : key.validator.toString()).append(" | ")
-                    .append(key.importance.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
-                    .append(cell(key.documentation)).append(" |\n");
-        }
-        return md.toString();
     }
 }

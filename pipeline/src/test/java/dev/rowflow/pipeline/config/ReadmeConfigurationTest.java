@@ -16,7 +16,7 @@ class ReadmeConfigurationTest {
 
         assertThat(Files.readString(readme))
                 .as("README.md's configuration table; regenerate it with `./rowflow config`")
-                .contains(RowflowConfig.markdownTable())
-                .contains(RowflowConfig.inputMarkdownTable());
+                .contains(ConfigDocs.markdownTable())
+                .contains(ConfigDocs.inputMarkdownTable());
     }
 }

@@ -139,7 +139,7 @@ class RowflowConfigTest {
 
     @Test
     void shouldDocumentEveryKeyInTheGeneratedTable() {
-        String table = RowflowConfig.markdownTable();
+        String table = ConfigDocs.markdownTable();
 
         for (String key : RowflowConfig.CONFIG.names()) {
             assertThat(table).contains("| `" + key + "` |");
