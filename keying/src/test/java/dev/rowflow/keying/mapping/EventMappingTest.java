@@ -210,6 +210,17 @@ class EventMappingTest {
     }
 
     @Test
+    void shouldKeepTheFirstOfALeafWrittenBothDottedAndNestedUnderAWildcard() {
+        EventMapping mapping = Spec.of("host.name:text", "message=m, *=f.*").compile();
+
+        List<Row> rows = rowsOf(mapping, "{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"h\"},"
+                + "\"log.level\":\"warn\",\"log\":{\"level\":\"info\",\"file\":\"/x\"},\"message\":\"m\"}");
+
+        assertThat(rows.get(0).cells()).containsExactly(cell("m", "m"), cell("f.@timestamp", "2026-11-22T08:00:00.123Z"),
+                cell("f.host.name", "h"), cell("f.log.level", "warn"), cell("f.log.file", "/x"));
+    }
+
+    @Test
     void shouldSkipAnExplicitObjectColumnsLeavesInAWildcard() {
         EventMapping mapping = Spec.of("host.name:text", "labels, *").compile();
 
