@@ -32,9 +32,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Filebeat-shaped ECS events (about 600 bytes of JSON each) per second on one thread, the way a
- * declared input handles them: {@code read} parses the bytes into a record tree; {@code rows}
- * parses and makes the data row and the index row of the Filebeat recipe (event time, key,
- * columns with a wildcard). Run with {@code -prof gc} for the bytes allocated per event.
+ * declared input handles them: {@code tokens} is Jackson's tokenizer alone over every token,
+ * string and number (the floor of any reader built on it); {@code read} parses the bytes into a
+ * record tree; {@code rows} parses and makes the data row and the index row of the Filebeat
+ * recipe (event time, key, columns with a wildcard). Run with {@code -prof gc} for the bytes
+ * allocated per event.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -89,6 +91,28 @@ public class JsonMappingBenchmark {
         }
         return (int) (total / events.length);
     }
+
+    /**
+     * The floor of any reader built on Jackson: every token of the event, every string's
+     * characters and every number's value, nothing kept.
+     */
+    @Benchmark
+    public long tokens() throws java.io.IOException {
+        long sum = 0;
+        try (com.fasterxml.jackson.core.JsonParser parser = JACKSON.createParser(events[next++ & 1023])) {
+            for (com.fasterxml.jackson.core.JsonToken token = parser.nextToken(); token != null;
+                 token = parser.nextToken()) {
+                if (token == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
+                    sum += parser.getTextLength();
+                } else if (token == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT) {
+                    sum += parser.getLongValue();
+                }
+            }
+        }
+        return sum;
+    }
+
+    private static final com.fasterxml.jackson.core.JsonFactory JACKSON = new com.fasterxml.jackson.core.JsonFactory();
 
     @Benchmark
     public Map<String, Object> read() {

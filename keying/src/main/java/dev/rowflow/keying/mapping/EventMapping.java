@@ -76,7 +76,7 @@ public final class EventMapping {
         this.indexes = indexes;
         this.summary = summary;
         for (Wildcard wildcard : wildcards) {
-            wildcard.root = new Leaf(wildcard, wildcard.path == null ? "" : wildcard.path.text(), "", false);
+            wildcard.root = new Leaf(wildcard, "", wildcard.path == null ? "" : wildcard.path.text(), "", false);
         }
     }
 
@@ -359,23 +359,31 @@ public final class EventMapping {
      */
     private boolean walk(Leaf node, Map<?, ?> object, List<Cell> cells) {
         boolean dotted = false;
-        for (Map.Entry<?, ?> entry : object.entrySet()) {
-            Object value = entry.getValue();
-            if (value == null || value == RecordTree.NULL) {
-                continue;
+        if (object instanceof RecordObject json) {
+            for (int i = 0, n = json.size(); i < n; i++) {
+                dotted |= visit(node, json.keyAt(i), json.valueAt(i), cells);
             }
-            Leaf child = node.child((String) entry.getKey());
-            if (child.named) {
-                continue;
-            }
-            dotted |= child.dotted;
-            if (value instanceof Map<?, ?> nested) {
-                dotted |= walk(child, nested, cells);
-            } else {
-                cells.add(new Cell(family, child.qualifier, cellBytes(child.path, value)));
+        } else {
+            for (Map.Entry<?, ?> entry : object.entrySet()) {
+                dotted |= visit(node, (String) entry.getKey(), entry.getValue(), cells);
             }
         }
         return dotted;
+    }
+
+    private boolean visit(Leaf node, String key, Object value, List<Cell> cells) {
+        if (value == null || value == RecordTree.NULL) {
+            return false;
+        }
+        Leaf child = node.child(key);
+        if (child.named) {
+            return false;
+        }
+        if (value instanceof Map<?, ?> nested) {
+            return walk(child, nested, cells) | child.dotted;
+        }
+        cells.add(new Cell(family, child.qualifier, cellBytes(child.path, value)));
+        return child.dotted;
     }
 
     /**
@@ -400,6 +408,9 @@ public final class EventMapping {
      */
     private final class Leaf {
         static final int MAX_LEAVES = 10_000;
+        /** How many children a node finds by comparing keys by identity before asking its map. */
+        static final int KNOWN = 32;
+        final String key;
         final String path;
         final String relative;
         final byte[] qualifier;
@@ -408,9 +419,16 @@ public final class EventMapping {
         private final Wildcard wildcard;
         private final java.util.concurrent.ConcurrentHashMap<String, Leaf> children =
                 new java.util.concurrent.ConcurrentHashMap<>();
+        /**
+         * Children met so far, by the very key string they were met with: JSON readers hand out one
+         * instance per field name, so most lookups end here. Replaced, never changed, so readers
+         * need no lock; a lost race only costs a lookup in {@code children}.
+         */
+        private volatile Leaf[] known = new Leaf[0];
 
-        Leaf(Wildcard wildcard, String path, String relative, boolean dotted) {
+        Leaf(Wildcard wildcard, String key, String path, String relative, boolean dotted) {
             this.wildcard = wildcard;
+            this.key = key;
             this.path = path;
             this.relative = relative;
             this.qualifier = bytes(wildcard.prefix + relative);
@@ -419,15 +437,26 @@ public final class EventMapping {
         }
 
         Leaf child(String key) {
-            Leaf child = children.get(key);
-            if (child != null) {
-                return child;
+            Leaf[] known = this.known;
+            for (Leaf leaf : known) {
+                if (leaf.key == key) {
+                    return leaf;
+                }
             }
-            child = new Leaf(wildcard, path.isEmpty() ? key : path + "." + key,
-                    relative.isEmpty() ? key : relative + "." + key, dotted || key.indexOf('.') >= 0);
-            if (wildcard.leaves.incrementAndGet() <= MAX_LEAVES) {
+            Leaf child = children.get(key);
+            if (child == null) {
+                child = new Leaf(wildcard, key, path.isEmpty() ? key : path + "." + key,
+                        relative.isEmpty() ? key : relative + "." + key, dotted || key.indexOf('.') >= 0);
+                if (wildcard.leaves.incrementAndGet() > MAX_LEAVES) {
+                    return child;
+                }
                 Leaf raced = children.putIfAbsent(key, child);
-                return raced == null ? child : raced;
+                child = raced == null ? child : raced;
+            }
+            if (known.length < KNOWN && child.key == key) {
+                Leaf[] more = java.util.Arrays.copyOf(known, known.length + 1);
+                more[known.length] = child;
+                this.known = more;
             }
             return child;
         }

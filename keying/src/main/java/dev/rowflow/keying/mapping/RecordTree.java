@@ -84,7 +84,12 @@ public final class RecordTree {
                 throw new InvalidEventException("value", preview(bytes), first == null ? "is empty, a JSON object is expected"
                         : "is " + describe(first) + ", a JSON object is expected");
             }
-            Map<String, Object> record = readObject(parser, new StringBuilder(), 1);
+            Map<String, Object> record;
+            try {
+                record = readObject(parser, 1);
+            } catch (Misplaced e) {
+                throw new InvalidEventException(e.path(), e.value, e.getMessage());
+            }
             JsonToken after = parser.nextToken();
             if (after != null) {
                 throw new InvalidEventException("value", preview(bytes), "has content after the JSON object at offset "
@@ -138,43 +143,42 @@ public final class RecordTree {
         return -1;
     }
 
-    private static Map<String, Object> readObject(JsonParser parser, StringBuilder path, int depth) throws IOException {
-        Map<String, Object> object = new LinkedHashMap<>();
-        int pathLength = path.length();
-        for (JsonToken token = parser.nextToken(); token != JsonToken.END_OBJECT; token = parser.nextToken()) {
-            String key = parser.currentName();
-            if (pathLength > 0) {
-                path.append('.');
-            }
-            path.append(key);
+    private static Map<String, Object> readObject(JsonParser parser, int depth) throws IOException {
+        RecordObject object = new RecordObject();
+        for (String key = parser.nextFieldName(); key != null; key = parser.nextFieldName()) {
             parser.nextToken();
-            Object value = readValue(parser, path, depth);
-            if (object.putIfAbsent(key, value) != null) {
-                throw new InvalidEventException(path.toString(), null, "appears twice in one object (duplicate key)");
+            Object value;
+            try {
+                value = readValue(parser, depth);
+            } catch (Misplaced e) {
+                throw e.under(key);
             }
-            path.setLength(pathLength);
+            if (!object.add(key, value)) {
+                throw new Misplaced("appears twice in one object (duplicate key)").under(key);
+            }
         }
         return object;
     }
 
-    private static Object readValue(JsonParser parser, StringBuilder path, int depth) throws IOException {
+    private static Object readValue(JsonParser parser, int depth) throws IOException {
         switch (parser.currentToken()) {
+            case VALUE_STRING:
+                return parser.getText();
             case START_OBJECT:
-                checkDepth(path, depth + 1);
-                return readObject(parser, path, depth + 1);
+                checkDepth(depth + 1);
+                return readObject(parser, depth + 1);
             case START_ARRAY: {
-                checkDepth(path, depth + 1);
+                checkDepth(depth + 1);
                 List<Object> array = new ArrayList<>();
-                int pathLength = path.length();
                 for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-                    path.append('[').append(array.size()).append(']');
-                    array.add(readValue(parser, path, depth + 1));
-                    path.setLength(pathLength);
+                    try {
+                        array.add(readValue(parser, depth + 1));
+                    } catch (Misplaced e) {
+                        throw e.under(array.size());
+                    }
                 }
                 return array;
             }
-            case VALUE_STRING:
-                return parser.getText();
             case VALUE_NUMBER_INT:
                 return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? parser.getBigIntegerValue()
                         : (Object) parser.getLongValue();
@@ -187,14 +191,50 @@ public final class RecordTree {
             case VALUE_NULL:
                 return NULL;
             default:
-                throw new InvalidEventException(path.toString(), parser.getText(), "is not a JSON value");
+                throw new Misplaced(parser.getText(), "is not a JSON value");
         }
     }
 
-    private static void checkDepth(StringBuilder path, int depth) {
+    private static void checkDepth(int depth) {
         if (depth > MAX_DEPTH) {
-            throw new InvalidEventException(path.toString(), null, "nests deeper than " + MAX_DEPTH
-                    + " objects and arrays");
+            throw new Misplaced("nests deeper than " + MAX_DEPTH + " objects and arrays");
+        }
+    }
+
+    /**
+     * A fault at a place in the record: thrown where it is found and given the path on the way
+     * out, each enclosing object or array adding its step, so reading a good record builds no
+     * paths at all.
+     */
+    private static final class Misplaced extends RuntimeException {
+        private final java.util.ArrayDeque<Object> steps = new java.util.ArrayDeque<>();
+
+        private final Object value;
+
+        Misplaced(String reason) {
+            this(null, reason);
+        }
+
+        Misplaced(Object value, String reason) {
+            super(reason, null, false, false);
+            this.value = value;
+        }
+
+        Misplaced under(Object step) {
+            steps.addFirst(step);
+            return this;
+        }
+
+        String path() {
+            StringBuilder path = new StringBuilder();
+            for (Object step : steps) {
+                if (step instanceof Integer index) {
+                    path.append('[').append(index).append(']');
+                } else {
+                    path.append(path.length() == 0 ? "" : ".").append(step);
+                }
+            }
+            return path.toString();
         }
     }
 

@@ -211,6 +211,30 @@ class RecordTreeTest {
         assertRefused("{\"m\":null,\"m\":null}", "m", "invalid m null: appears twice in one object (duplicate key)");
     }
 
+    @Test
+    void shouldKeepALargeObjectInOrderAndFindEachKeyAndItsDuplicate() {
+        // Past 16 keys an object is looked up through a hash index instead of a scan.
+        StringBuilder json = new StringBuilder("{\"labels\":{");
+        for (int i = 0; i < 40; i++) {
+            json.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":").append(i);
+        }
+        Map<String, Object> tree = parse(json + "}}");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> labels = (Map<String, Object>) tree.get("labels");
+
+        assertThat(labels).hasSize(40);
+        assertThat(labels.keySet()).startsWith("k0", "k1", "k2").endsWith("k38", "k39");
+        for (int i = 0; i < 40; i++) {
+            assertThat(labels.get("k" + i)).isEqualTo((long) i);
+            assertThat(FieldPath.parse("labels.k" + i).resolve(tree)).isEqualTo((long) i);
+        }
+        assertThat(labels.get("k40")).isNull();
+        assertThat(labels.containsKey("k15")).isTrue();
+        assertRefused(json + ",\"k3\":3}}", "labels.k3", "invalid labels.k3 null: appears twice in one object (duplicate key)");
+        assertRefused(json + ",\"k39\":3}}", "labels.k39",
+                "invalid labels.k39 null: appears twice in one object (duplicate key)");
+    }
+
     // ---------------------------------------------------------------- cellBytes
 
     @Test
