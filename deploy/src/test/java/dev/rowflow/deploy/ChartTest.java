@@ -309,6 +309,57 @@ class ChartTest {
     }
 
     @Test
+    void shouldMountTheSchemasOfAnAvroInputThroughExtraVolumes(@TempDir Path dir) throws Exception {
+        Path values = write(dir, "avro-input", """
+                config:
+                  pipelines: []
+                  inputs:
+                    - name: payments
+                      topic: payments
+                      format: avro
+                      avroSchemas: [/etc/rowflow/avro/payment.avsc]
+                      time: {path: paidAt, format: epoch-ms}
+                      key: "bucket(8) | paidAt:ts, account:text"
+                      columns: "amount=a, currency=c"
+                extraVolumes:
+                  - name: avro-schemas
+                    configMap: {name: payments-avro}
+                extraVolumeMounts:
+                  - name: avro-schemas
+                    mountPath: /etc/rowflow/avro
+                    readOnly: true
+                """);
+        Rendered release = render(values, Map.of());
+        V1PodSpec pod = release.get("Deployment", V1Deployment.class).getSpec().getTemplate().getSpec();
+        V1Container rowflow = pod.getContainers().get(0);
+
+        assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("avro-schemas")).singleElement()
+                .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("payments-avro"));
+        V1VolumeMount mount = rowflow.getVolumeMounts().stream().filter(m -> m.getName().equals("avro-schemas"))
+                .findFirst().orElseThrow();
+        assertThat(mount.getReadOnly()).isTrue();
+        // The chart's own volumes stay.
+        assertThat(pod.getVolumes()).extracting(v -> v.getName()).contains("config", "state", "tmp", "avro-schemas");
+
+        // What the pod sees at the mount path, rowflow accepts: the schema file found, the mapping compiled.
+        Path mounted = Files.createDirectories(dir.resolve("mounted"));
+        Files.writeString(mounted.resolve("payment.avsc"), """
+                {"type": "record", "name": "Payment", "namespace": "example", "fields": [
+                  {"name": "account", "type": "string"}, {"name": "paidAt", "type": "long"},
+                  {"name": "amount", "type": "long"}, {"name": "currency", "type": "string"}]}
+                """);
+        Properties properties = properties(release);
+        String schemas = properties.getProperty("input.payments.avro.schemas");
+        assertThat(schemas).isEqualTo(mount.getMountPath() + "/payment.avsc");
+        Map<String, String> config = new HashMap<>();
+        properties.stringPropertyNames().forEach(k -> config.put(k, properties.getProperty(k)));
+        config.put("input.payments.avro.schemas", schemas.replace(mount.getMountPath(), mounted.toString()));
+        List<InputConfig> inputs = new RowflowConfig(config).inputs();
+        assertThat(inputs).extracting(InputConfig::name).containsExactly("payments");
+        assertThat(inputs.get(0).format().name()).isEqualTo("avro");
+    }
+
+    @Test
     void shouldEscapeInputValuesForAPropertiesFile(@TempDir Path dir) throws Exception {
         // A backslash, a tab and leading blanks would be lost by Properties#load if written as they are.
         Path values = write(dir, "escape", """
