@@ -10,7 +10,6 @@ import org.apache.avro.message.BinaryMessageEncoder;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -61,18 +60,7 @@ public final class AvroFormat implements RecordFormat {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new ReadRecord(RecordTree.ofAvro(record), () -> encode(record));
-    }
-
-    private byte[] encode(GenericRecord record) {
-        try {
-            ByteBuffer buffer = encoder.encode(record);
-            byte[] bytes = new byte[buffer.remaining()];
-            buffer.get(bytes);
-            return bytes;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new ReadRecord(RecordTree.ofAvro(record), () -> SingleObject.encode(encoder, record));
     }
 
     /** Walks the reader schema: record fields by name, map values by any key, array elements by index. */

@@ -659,7 +659,7 @@ public final class EventMapping {
             if (value instanceof Number || value instanceof Boolean) {
                 return RecordTree.scalarText(value);
             }
-            throw new InvalidEventException(path.text(), describe(value), "is " + kind(value)
+            throw new InvalidEventException(path.text(), describe(value), "is " + RecordTree.kind(value)
                     + ", where text is expected");
         }
         if (value instanceof Long l) {
@@ -675,7 +675,7 @@ public final class EventMapping {
                 throw new InvalidEventException(path.text(), value, "is not a whole number of 64 bits");
             }
         }
-        throw new InvalidEventException(path.text(), describe(value), "is " + kind(value)
+        throw new InvalidEventException(path.text(), describe(value), "is " + RecordTree.kind(value)
                 + ", where a whole number is expected");
     }
 
@@ -684,22 +684,4 @@ public final class EventMapping {
                 : new String(RecordTree.compactJson(value), StandardCharsets.UTF_8);
     }
 
-    private static String kind(Object value) {
-        if (value instanceof Map) {
-            return "an object";
-        }
-        if (value instanceof List) {
-            return "an array";
-        }
-        if (value instanceof String) {
-            return "text";
-        }
-        if (value instanceof Boolean) {
-            return "a boolean";
-        }
-        if (value instanceof byte[]) {
-            return "bytes";
-        }
-        return "a number with a fraction";
-    }
 }

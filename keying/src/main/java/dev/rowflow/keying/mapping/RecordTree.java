@@ -327,6 +327,32 @@ public final class RecordTree {
 
     // ---------------------------------------------------------------- values
 
+    /** What a value is, for messages: "an object", "text", "a whole number"... */
+    static String kind(Object value) {
+        if (value instanceof Map) {
+            return "an object";
+        }
+        if (value instanceof List) {
+            return "an array";
+        }
+        if (value instanceof String) {
+            return "text";
+        }
+        if (value instanceof Boolean) {
+            return "a boolean";
+        }
+        if (value instanceof byte[]) {
+            return "bytes";
+        }
+        if (value instanceof Long || value instanceof BigInteger || value instanceof Integer) {
+            return "a whole number";
+        }
+        if (value instanceof Number) {
+            return "a number with a fraction";
+        }
+        return "a " + value.getClass().getSimpleName();
+    }
+
     /** Whether {@code value} is neither an object nor an array. */
     public static boolean isScalar(Object value) {
         return !(value instanceof Map) && !(value instanceof List);

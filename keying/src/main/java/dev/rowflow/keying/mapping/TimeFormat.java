@@ -144,7 +144,7 @@ public sealed interface TimeFormat permits TimeFormat.Epoch, TimeFormat.Iso8601,
             if (value instanceof BigInteger) {
                 throw invalid(path, value, "a number beyond 64 bits");
             }
-            throw invalid(path, value, kind(value) + ", where " + unit + " are expected");
+            throw invalid(path, value, RecordTree.kind(value) + ", where " + unit + " are expected");
         }
 
         private long fromLong(String path, Object value, long count) {
@@ -261,7 +261,7 @@ public sealed interface TimeFormat permits TimeFormat.Epoch, TimeFormat.Iso8601,
         @Override
         public long millis(String path, Object value) {
             if (!(value instanceof String text)) {
-                throw invalid(path, value, kind(value) + ", where an ISO-8601 time is expected");
+                throw invalid(path, value, RecordTree.kind(value) + ", where an ISO-8601 time is expected");
             }
             long fast = fastParse(text);
             if (fast != NOT_FAST) {
@@ -416,7 +416,7 @@ public sealed interface TimeFormat permits TimeFormat.Epoch, TimeFormat.Iso8601,
         @Override
         public long millis(String path, Object value) {
             if (!(value instanceof String text)) {
-                throw invalid(path, value, kind(value) + ", where a time in pattern '" + pattern() + "' is expected");
+                throw invalid(path, value, RecordTree.kind(value) + ", where a time in pattern '" + pattern() + "' is expected");
             }
             TemporalAccessor parsed;
             try {
@@ -470,27 +470,6 @@ public sealed interface TimeFormat permits TimeFormat.Epoch, TimeFormat.Iso8601,
         return new InvalidEventException(path, shown, reason);
     }
 
-    private static String kind(Object value) {
-        if (value instanceof Map<?, ?>) {
-            return "an object";
-        }
-        if (value instanceof List<?>) {
-            return "an array";
-        }
-        if (value instanceof Boolean) {
-            return "a boolean";
-        }
-        if (value instanceof Number) {
-            return "a number";
-        }
-        if (value instanceof String) {
-            return "a string";
-        }
-        if (value instanceof byte[]) {
-            return "bytes";
-        }
-        return "a " + value.getClass().getSimpleName();
-    }
 
     /** java.time repeats the whole text in its message; the value is in ours already. */
     private static String shortReason(DateTimeParseException e) {

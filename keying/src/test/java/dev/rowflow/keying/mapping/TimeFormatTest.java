@@ -228,8 +228,8 @@ class TimeFormatTest {
 
     @Test
     void shouldRejectNonStringsForIso8601() {
-        assertInvalid("iso8601", 1795334400123L, "invalid ts '1795334400123': a number, where an ISO-8601 time is expected");
-        assertInvalid("iso8601", new BigDecimal("1.5"), "invalid ts '1.5': a number, where an ISO-8601 time is expected");
+        assertInvalid("iso8601", 1795334400123L, "invalid ts '1795334400123': a whole number, where an ISO-8601 time is expected");
+        assertInvalid("iso8601", new BigDecimal("1.5"), "invalid ts '1.5': a number with a fraction, where an ISO-8601 time is expected");
         assertInvalid("iso8601", Map.of(), "invalid ts '{}': an object, where an ISO-8601 time is expected");
         assertInvalid("iso8601", false, "invalid ts 'false': a boolean, where an ISO-8601 time is expected");
     }
@@ -255,7 +255,7 @@ class TimeFormatTest {
         assertInvalid(spec, "22/Nov/2026:08:00:00",
                 "invalid ts '22/Nov/2026:08:00:00': does not match pattern 'dd/MMM/yyyy:HH:mm:ss Z': could not be parsed at index 20");
         assertInvalid(spec, 5L,
-                "invalid ts '5': a number, where a time in pattern 'dd/MMM/yyyy:HH:mm:ss Z' is expected");
+                "invalid ts '5': a whole number, where a time in pattern 'dd/MMM/yyyy:HH:mm:ss Z' is expected");
     }
 
     // ---------------------------------------------------------------- specs

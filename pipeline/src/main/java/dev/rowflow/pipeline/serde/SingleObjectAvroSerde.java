@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.serde;
 
+import dev.rowflow.keying.format.SingleObject;
 import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.avro.specific.SpecificRecord;
@@ -9,8 +10,6 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 
 /**
  * Kafka serde for Avro's single-object encoding: {@code C3 01}, the 8-byte CRC-64-AVRO
@@ -34,19 +33,7 @@ public final class SingleObjectAvroSerde<T extends SpecificRecord> implements Se
 
     @Override
     public Serializer<T> serializer() {
-        return (topic, value) -> {
-            if (value == null) {
-                return null;
-            }
-            try {
-                ByteBuffer buffer = encoder.encode(value);
-                byte[] bytes = new byte[buffer.remaining()];
-                buffer.get(bytes);
-                return bytes;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        };
+        return (topic, value) -> value == null ? null : SingleObject.encode(encoder, value);
     }
 
     @Override

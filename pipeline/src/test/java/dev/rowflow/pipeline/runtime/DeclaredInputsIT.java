@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.runtime;
 
+import dev.rowflow.embedded.load.TableRows;
 import dev.rowflow.embedded.load.Offsets;
 
 import dev.rowflow.embedded.EmbeddedStack;
@@ -14,11 +15,7 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.GenericRecordBuilder;
 import org.apache.avro.message.BinaryMessageEncoder;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -236,14 +233,7 @@ class DeclaredInputsIT {
     }
 
     private static Map<ByteBuffer, Result> scan(String table) throws Exception {
-        Map<ByteBuffer, Result> rows = new HashMap<>();
-        try (Table t = stack.connection("hbase").getTable(TableName.valueOf(table));
-             ResultScanner scanner = t.getScanner(new Scan())) {
-            for (Result r : scanner) {
-                rows.put(ByteBuffer.wrap(r.getRow()), r);
-            }
-        }
-        return rows;
+        return TableRows.scan(stack.connection("hbase"), table);
     }
 
     private static byte[] bytes(ByteBuffer buffer) {

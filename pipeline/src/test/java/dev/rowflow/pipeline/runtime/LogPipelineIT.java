@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.runtime;
 
+import dev.rowflow.embedded.load.TableRows;
 import dev.rowflow.embedded.load.Offsets;
 
 import dev.rowflow.embedded.EmbeddedStack;
@@ -15,9 +16,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -598,14 +596,7 @@ class LogPipelineIT {
     }
 
     private static Map<ByteBuffer, Result> scan(String table) throws Exception {
-        Map<ByteBuffer, Result> rows = new HashMap<>();
-        try (Table t = connection().getTable(TableName.valueOf(table));
-             ResultScanner scanner = t.getScanner(new Scan())) {
-            for (Result r : scanner) {
-                rows.put(ByteBuffer.wrap(r.getRow()), r);
-            }
-        }
-        return rows;
+        return TableRows.scan(connection(), table);
     }
 
     private static String string(Result result, String family, String qualifier) {

@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.runtime;
 
+import dev.rowflow.embedded.load.TableRows;
 import dev.rowflow.embedded.load.Offsets;
 
 import dev.rowflow.embedded.EmbeddedStack;
@@ -12,8 +13,6 @@ import dev.rowflow.embedded.load.TopicProducer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.kafka.clients.admin.Admin;
@@ -305,14 +304,7 @@ class ShipperRecipesIT {
     }
 
     private static Map<ByteBuffer, Result> scan(String table) throws Exception {
-        Map<ByteBuffer, Result> rows = new HashMap<>();
-        try (Table t = stack.connection("hbase").getTable(TableName.valueOf(table));
-             ResultScanner scanner = t.getScanner(new Scan())) {
-            for (Result r : scanner) {
-                rows.put(ByteBuffer.wrap(r.getRow()), r);
-            }
-        }
-        return rows;
+        return TableRows.scan(stack.connection("hbase"), table);
     }
 
     private static byte[] utf8(String s) {
