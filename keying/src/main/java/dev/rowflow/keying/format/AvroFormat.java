@@ -2,7 +2,9 @@ package dev.rowflow.keying.format;
 
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.RecordTree;
+import org.apache.avro.Conversions;
 import org.apache.avro.Schema;
+import org.apache.avro.data.TimeConversions;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.message.BinaryMessageDecoder;
@@ -24,6 +26,23 @@ import java.util.stream.Collectors;
 public final class AvroFormat implements RecordFormat {
     public static final String NAME = "avro";
 
+    /**
+     * How rowflow reads Avro values, logical types included: {@code decimal} as an exact
+     * {@link java.math.BigDecimal}, {@code uuid} and {@code date} as text ({@code 2026-11-23});
+     * {@code timestamp-millis}, {@code timestamp-micros} and the {@code local-} and {@code time-}
+     * types stay whole numbers in their unit (a time format of {@code epoch-ms} or {@code epoch-us}
+     * reads them). See {@link RecordTree} for the tree they become.
+     */
+    public static final GenericData MODEL = model();
+
+    private static GenericData model() {
+        GenericData model = new GenericData();
+        model.addLogicalTypeConversion(new Conversions.DecimalConversion());
+        model.addLogicalTypeConversion(new Conversions.UUIDConversion());
+        model.addLogicalTypeConversion(new TimeConversions.DateConversion());
+        return model;
+    }
+
     private final Schema reader;
     private final BinaryMessageDecoder<GenericRecord> decoder;
     private final BinaryMessageEncoder<GenericRecord> encoder;
@@ -38,9 +57,9 @@ public final class AvroFormat implements RecordFormat {
                     + ", a record schema is expected");
         }
         this.reader = reader;
-        this.decoder = new BinaryMessageDecoder<>(GenericData.get(), reader);
+        this.decoder = new BinaryMessageDecoder<>(MODEL, reader);
         writers.forEach(decoder::addSchema);
-        this.encoder = new BinaryMessageEncoder<>(GenericData.get(), reader);
+        this.encoder = new BinaryMessageEncoder<>(MODEL, reader);
     }
 
     @Override
@@ -63,16 +82,23 @@ public final class AvroFormat implements RecordFormat {
         return new ReadRecord(RecordTree.ofAvro(record), () -> SingleObject.encode(encoder, record));
     }
 
-    /** Walks the reader schema: record fields by name, map values by any key, array elements by index. */
     @Override
     public Optional<String> cannotYield(FieldPath path) {
+        return cannotYield(reader, path);
+    }
+
+    /**
+     * Why no record of schema {@code reader} has a value at {@code path}, or empty: walks the
+     * schema, record fields by name, map values by any key, array elements by index.
+     */
+    public static Optional<String> cannotYield(Schema reader, FieldPath path) {
         Schema schema = reader;
         String at = "";
         for (Object step : path.steps()) {
             schema = nonNull(schema);
             if (step instanceof Integer) {
                 if (schema.getType() != Schema.Type.ARRAY) {
-                    return Optional.of(describe(at, schema) + " is no array, so " + path + " has no element there");
+                    return Optional.of(describe(reader, at) + " is no array, so " + path + " has no element there");
                 }
                 schema = schema.getElementType();
                 at = at + "[" + step + "]";
@@ -84,12 +110,12 @@ public final class AvroFormat implements RecordFormat {
             } else if (schema.getType() == Schema.Type.RECORD) {
                 Schema.Field field = schema.getField(name);
                 if (field == null) {
-                    return Optional.of(describe(at, schema) + " has no field '" + name + "' (it has "
+                    return Optional.of(describe(reader, at) + " has no field '" + name + "' (it has "
                             + schema.getFields().stream().map(Schema.Field::name).collect(Collectors.joining(", ")) + ")");
                 }
                 schema = field.schema();
             } else {
-                return Optional.of(describe(at, schema) + " is a " + schema.getType().getName() + ", so " + path
+                return Optional.of(describe(reader, at) + " is a " + schema.getType().getName() + ", so " + path
                         + " has nothing under it");
             }
             at = at.isEmpty() ? name : at + "." + name;
@@ -97,7 +123,7 @@ public final class AvroFormat implements RecordFormat {
         return Optional.empty();
     }
 
-    private String describe(String at, Schema schema) {
+    private static String describe(Schema reader, String at) {
         return at.isEmpty() ? "Avro record " + reader.getName() : reader.getName() + "." + at;
     }
 

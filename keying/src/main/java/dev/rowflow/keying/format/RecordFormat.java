@@ -9,7 +9,7 @@ import java.util.Optional;
  * formats and the format-free mappings. A mapping never sees bytes, so a new format (the Schema
  * Registry wire format, say) slots in here without touching any mapping.
  *
- * <p>Implementations are immutable and thread-safe.
+ * <p>Implementations are thread-safe.
  */
 public interface RecordFormat {
 
@@ -31,4 +31,8 @@ public interface RecordFormat {
      * instead of setting every record aside.
      */
     Optional<String> cannotYield(FieldPath path);
+
+    /** Lets go of what the format holds, e.g. ends a wait for a schema registry. Nothing by default. */
+    default void close() {
+    }
 }

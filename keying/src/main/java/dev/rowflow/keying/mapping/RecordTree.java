@@ -34,9 +34,9 @@ import java.util.function.BiConsumer;
  *   <tr><th>value</th><th>Java type</th><th>from JSON</th><th>from Avro</th></tr>
  *   <tr><td>object</td><td>{@code Map<String, Object>}, in document order</td><td>object</td><td>record, map</td></tr>
  *   <tr><td>array</td><td>{@code List<Object>}</td><td>array</td><td>array</td></tr>
- *   <tr><td>text</td><td>{@link String}</td><td>string</td><td>string, enum symbol</td></tr>
- *   <tr><td>whole number</td><td>{@link Long}; {@link BigInteger} beyond 64 bits</td><td>number without fraction or exponent</td><td>int, long</td></tr>
- *   <tr><td>other number</td><td>{@link BigDecimal} (exact)</td><td>number with a fraction or exponent</td><td>float, double as {@link Double}</td></tr>
+ *   <tr><td>text</td><td>{@link String}</td><td>string</td><td>string, enum symbol, uuid, date (ISO-8601 {@code 2026-11-23})</td></tr>
+ *   <tr><td>whole number</td><td>{@link Long}; {@link BigInteger} beyond 64 bits</td><td>number without fraction or exponent</td><td>int, long, timestamp-millis/-micros (in their unit), time-millis/-micros</td></tr>
+ *   <tr><td>other number</td><td>{@link BigDecimal} (exact)</td><td>number with a fraction or exponent</td><td>decimal as {@link BigDecimal}; float, double as {@link Double}</td></tr>
  *   <tr><td>boolean</td><td>{@link Boolean}</td><td>true, false</td><td>boolean</td></tr>
  *   <tr><td>bytes</td><td>{@code byte[]}</td><td>-</td><td>bytes, fixed</td></tr>
  *   <tr><td>null</td><td>{@link #NULL}</td><td>null</td><td>(absent: an Avro null is left out)</td></tr>
@@ -304,6 +304,9 @@ public final class RecordTree {
                 list.add(v == null ? NULL : v);
             }
             return list;
+        }
+        if (value instanceof java.util.UUID || value instanceof java.time.LocalDate) {
+            return value.toString(); // logical types uuid and date (see AvroFormat.MODEL)
         }
         if (value instanceof java.time.Instant instant) {
             return instant.toEpochMilli(); // timestamp-millis where a generated class converted it

@@ -1,5 +1,12 @@
 package dev.rowflow.pipeline.config;
 
+import java.util.Optional;
+import java.time.Duration;
+import java.nio.file.Path;
+import java.net.URISyntaxException;
+import java.net.URI;
+import dev.rowflow.pipeline.registry.RegistryAvroFormat;
+import dev.rowflow.pipeline.registry.SchemaRegistryClient;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.AvroFormat;
 import dev.rowflow.keying.format.JsonFormat;
@@ -56,6 +63,15 @@ public final class InputConfig extends AbstractConfig {
     public static final String FORMAT = "format";
     public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
     public static final String AVRO_SCHEMAS = "avro.schemas";
+    public static final String REGISTRY_URL = "registry.url";
+    public static final String REGISTRY_BASIC_AUTH_USER_INFO = "registry.basic.auth.user.info";
+    public static final String REGISTRY_TRUSTSTORE_LOCATION = "registry.ssl.truststore.location";
+    public static final String REGISTRY_TRUSTSTORE_PASSWORD = "registry.ssl.truststore.password";
+    public static final String REGISTRY_READER_SCHEMA = "registry.reader.schema";
+    public static final String REGISTRY_READER_SUBJECT = "registry.reader.subject";
+    public static final String REGISTRY_CACHE_IDS = "registry.cache.ids";
+    public static final String REGISTRY_REQUEST_TIMEOUT_MS = "registry.request.timeout.ms";
+    public static final String REGISTRY_RETRY_BACKOFF_MAX_MS = "registry.retry.backoff.max.ms";
     public static final String TIME = "time";
     public static final String TIME_FORMAT = "time.format";
     public static final String TIME_ZONE = "time.zone";
@@ -130,13 +146,38 @@ public final class InputConfig extends AbstractConfig {
         ConfigDef def = new ConfigDef()
                 .define(TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
                         "Kafka topic of the input; it must exist.")
-                .define(FORMAT, Type.STRING, JsonFormat.NAME, ConfigDef.ValidString.in(JsonFormat.NAME, AvroFormat.NAME),
+                .define(FORMAT, Type.STRING, JsonFormat.NAME, ConfigDef.ValidString.in(JsonFormat.NAME, AvroFormat.NAME,
+                                RegistryAvroFormat.NAME),
                         Importance.HIGH, "json: one UTF-8 JSON object per record value (schemaless); avro: Avro "
-                                + "single-object encoding with the schemas of avro.schemas.")
+                                + "single-object encoding with the schemas of avro.schemas; avro-registry: Avro in the "
+                                + "Schema Registry wire format (magic byte 0, 4-byte schema id), schemas from registry.url.")
                 .define(DEAD_LETTER_TOPIC, Type.STRING, "", Importance.MEDIUM, "Where records that cannot become rows "
                         + "go, unchanged, with headers saying why; empty: <topic>.dead-letter. Created at start-up.")
                 .define(AVRO_SCHEMAS, Type.LIST, "", Importance.HIGH, "format=avro: .avsc files, the reader schema "
                         + "first, then earlier versions records may have been written with (found by fingerprint).")
+                .define(REGISTRY_URL, Type.LIST, "", Importance.HIGH, "format=avro-registry: base URLs of the "
+                        + "registry's Confluent-compatible API (Confluent, Karapace, Redpanda: http://host:8081; Apicurio: "
+                        + "http://host:8080/apis/ccompat/v7), several for failover, tried in order.")
+                .define(REGISTRY_BASIC_AUTH_USER_INFO, Type.PASSWORD, "", Importance.MEDIUM, "format=avro-registry: "
+                        + "user:password for HTTP basic authentication; empty: none. Never printed.")
+                .define(REGISTRY_TRUSTSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, "format=avro-registry: "
+                        + "trust store (PKCS12 or JKS) for https URLs; empty: the JVM's trusted certificates.")
+                .define(REGISTRY_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, "format=avro-registry: "
+                        + "password of the trust store. Never printed.")
+                .define(REGISTRY_READER_SCHEMA, Type.STRING, "", Importance.MEDIUM, "format=avro-registry: an .avsc file "
+                        + "every record is resolved to (projection, defaults for added fields, aliases for renamed "
+                        + "ones), and that field paths are checked against at start-up; empty: see "
+                        + REGISTRY_READER_SUBJECT + ".")
+                .define(REGISTRY_READER_SUBJECT, Type.STRING, "", Importance.MEDIUM, "format=avro-registry: the "
+                        + "reader schema is the latest of this subject, fetched at start-up; empty with "
+                        + REGISTRY_READER_SCHEMA + " empty too: each record is read as written, paths unchecked.")
+                .define(REGISTRY_CACHE_IDS, Type.INT, 1000, Range.atLeast(1), Importance.LOW, "format=avro-registry: "
+                        + "writer schemas kept, by id, each fetched once; past this many the first fetched is dropped.")
+                .define(REGISTRY_REQUEST_TIMEOUT_MS, Type.INT, 10_000, Range.atLeast(1), Importance.LOW,
+                        "format=avro-registry: how long one request to one registry URL may take.")
+                .define(REGISTRY_RETRY_BACKOFF_MAX_MS, Type.INT, 5_000, Range.atLeast(1), Importance.LOW,
+                        "format=avro-registry: longest pause between asking an unavailable registry again (starting "
+                                + "at 100 ms, doubling). Records wait, they are not set aside.")
                 .define(TIME, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
                         "Field path of the event time (e.g. @timestamp): the cell timestamp of every row of the "
                                 + "record, and the value of key parts over this path.")
@@ -294,6 +335,9 @@ public final class InputConfig extends AbstractConfig {
         if (getString(FORMAT).equals(JsonFormat.NAME)) {
             return new JsonFormat();
         }
+        if (getString(FORMAT).equals(RegistryAvroFormat.NAME)) {
+            return registryFormat();
+        }
         List<String> files = getList(AVRO_SCHEMAS);
         if (files.isEmpty()) {
             throw new ConfigException(key(AVRO_SCHEMAS), "", "format=avro needs the .avsc files of its records");
@@ -310,6 +354,67 @@ public final class InputConfig extends AbstractConfig {
             return new AvroFormat(schemas.get(0), schemas.subList(1, schemas.size()));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(key(AVRO_SCHEMAS), files.get(0), e.getMessage());
+        }
+    }
+
+    private RecordFormat registryFormat() {
+        List<URI> urls = new ArrayList<>();
+        for (String url : getList(REGISTRY_URL)) {
+            try {
+                URI uri = new URI(url);
+                if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+                    throw new URISyntaxException(url, "an http or https URL with a host is expected");
+                }
+                urls.add(uri);
+            } catch (URISyntaxException e) {
+                throw new ConfigException(key(REGISTRY_URL), url, e.getMessage());
+            }
+        }
+        if (urls.isEmpty()) {
+            throw new ConfigException(key(REGISTRY_URL), "", "format=avro-registry needs the registry's URL");
+        }
+        String userInfo = getPassword(REGISTRY_BASIC_AUTH_USER_INFO).value();
+        if (!userInfo.isEmpty() && userInfo.indexOf(':') < 0) {
+            throw new ConfigException(key(REGISTRY_BASIC_AUTH_USER_INFO), "[hidden]", "user:password is expected "
+                    + "(no ':' in it)");
+        }
+        String trustStore = getString(REGISTRY_TRUSTSTORE_LOCATION);
+        SchemaRegistryClient client;
+        try {
+            client = new SchemaRegistryClient(urls, userInfo.isEmpty() ? Optional.empty() : Optional.of(userInfo),
+                    trustStore.isEmpty() ? null : Path.of(trustStore),
+                    getPassword(REGISTRY_TRUSTSTORE_PASSWORD).value().toCharArray(),
+                    Duration.ofMillis(getInt(REGISTRY_REQUEST_TIMEOUT_MS)),
+                    Duration.ofMillis(getInt(REGISTRY_RETRY_BACKOFF_MAX_MS)));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(key(REGISTRY_TRUSTSTORE_LOCATION), trustStore, e.getMessage());
+        }
+        String file = getString(REGISTRY_READER_SCHEMA);
+        String subject = getString(REGISTRY_READER_SUBJECT);
+        if (!file.isEmpty() && !subject.isEmpty()) {
+            throw new ConfigException(key(REGISTRY_READER_SUBJECT), subject, "give the reader schema once: as "
+                    + key(REGISTRY_READER_SCHEMA) + " or as a subject, not both");
+        }
+        Schema reader = null;
+        if (!file.isEmpty()) {
+            try {
+                reader = new Schema.Parser().parse(new File(file));
+            } catch (IOException | RuntimeException e) {
+                throw new ConfigException(key(REGISTRY_READER_SCHEMA), file, "cannot be read as an Avro schema: "
+                        + e.getMessage());
+            }
+        } else if (!subject.isEmpty()) {
+            try {
+                reader = client.latest(subject);
+            } catch (RuntimeException e) {
+                throw new ConfigException(key(REGISTRY_READER_SUBJECT), subject, e.getMessage());
+            }
+        }
+        try {
+            return new RegistryAvroFormat(client, reader, getInt(REGISTRY_CACHE_IDS));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(key(file.isEmpty() ? REGISTRY_READER_SUBJECT : REGISTRY_READER_SCHEMA),
+                    file.isEmpty() ? subject : file, e.getMessage());
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.rowflow.pipeline.runtime;
 
+import java.util.ArrayList;
+import java.util.List;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.format.RecordFormat;
@@ -59,6 +61,8 @@ public final class RowflowPipeline implements AutoCloseable {
     private final KafkaStreams streams;
     private final KafkaStreamsMetrics streamsMetrics;
     private final CountDownLatch terminated;
+    /** The declared inputs' formats, closed first on close (a registry wait ends). */
+    private final List<RecordFormat> formats;
     /** Probes HBase in the background, so a readiness check never waits on a slow HBase client. */
     private final java.util.concurrent.ScheduledExecutorService hbaseProbe;
     private volatile long hbaseLastReachedNanos = System.nanoTime();
@@ -68,13 +72,14 @@ public final class RowflowPipeline implements AutoCloseable {
     static final Duration HBASE_UNREACHABLE_AFTER = Duration.ofSeconds(30);
 
     private RowflowPipeline(RowflowConfig config, Connection hbase, KafkaStreams streams,
-                            KafkaStreamsMetrics streamsMetrics, CountDownLatch terminated, TableName probeTable,
-                            MeterRegistry registry) {
+                            KafkaStreamsMetrics streamsMetrics, CountDownLatch terminated, List<RecordFormat> formats,
+                            TableName probeTable, MeterRegistry registry) {
         this.config = config;
         this.hbase = hbase;
         this.streams = streams;
         this.streamsMetrics = streamsMetrics;
         this.terminated = terminated;
+        this.formats = formats;
         this.hbaseProbe = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "rowflow-hbase-probe");
             t.setDaemon(true);
@@ -136,6 +141,7 @@ public final class RowflowPipeline implements AutoCloseable {
             SinkMetrics sinkMetrics = new SinkMetrics(registry, tables);
             SinkFactory sinks = () -> new HBaseRowSink(hbase, tables, sinkSettings, sinkMetrics);
             StreamsBuilder builder = new StreamsBuilder();
+            List<RecordFormat> formats = new ArrayList<>();
             int largestRecord;
             try (org.apache.kafka.clients.admin.Admin kafka = org.apache.kafka.clients.admin.Admin.create(
                     config.kafkaProperties())) {
@@ -150,6 +156,7 @@ public final class RowflowPipeline implements AutoCloseable {
                     KafkaTopics.partitions(kafka, input.topic()).orElseThrow(() -> new ConfigException(
                             input.key(InputConfig.TOPIC), input.topic(), "no such topic"));
                     RecordFormat format = input.format();
+                    formats.add(format);
                     InputTopology.addTo(builder, input.name(), input.topic(), format, input.mapping(format, uids),
                             config.timestampPolicy(), sinks, flushBeforeCommit);
                 }
@@ -188,7 +195,7 @@ public final class RowflowPipeline implements AutoCloseable {
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
             streams.start();
-            return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated,
+            return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated, formats,
                     tables.values().iterator().next().name(), registry);
         } catch (IOException | InterruptedException | RuntimeException e) {
             hbase.close();
@@ -314,6 +321,8 @@ public final class RowflowPipeline implements AutoCloseable {
     @Override
     public void close() {
         Duration timeout = Duration.ofMillis(config.getLong(RowflowConfig.SHUTDOWN_TIMEOUT_MS_CONFIG));
+        // First: a stream thread waiting for an unavailable schema registry stops waiting.
+        formats.forEach(RecordFormat::close);
         // Leaving the group at once: without it, close() waited a whole session timeout here.
         boolean closed = streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(timeout));

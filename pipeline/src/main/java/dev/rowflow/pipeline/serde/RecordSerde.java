@@ -2,6 +2,7 @@ package dev.rowflow.pipeline.serde;
 
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.pipeline.registry.RegistryUnavailableException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -38,6 +39,8 @@ public final class RecordSerde implements Serde<ReadRecord> {
             }
             try {
                 return format.read(bytes);
+            } catch (RegistryUnavailableException e) {
+                throw e; // not the record's fault: never a dead letter (see DeadLetterDeserializationHandler)
             } catch (RuntimeException e) {
                 throw new SerializationException(e instanceof dev.rowflow.keying.InvalidEventException ? e.getMessage()
                         : "value of topic " + topic + " (" + bytes.length + " bytes) is not a " + format.name()

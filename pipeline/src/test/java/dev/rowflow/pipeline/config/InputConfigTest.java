@@ -69,7 +69,7 @@ class InputConfigTest {
     void shouldStopStartUpNamingTheKeyOfEachMistake() {
         refused(app("input.app.key", null), "Missing required configuration \"input.app.key\" which has no default value.");
         refused(app("input.app.format", "xml"), "Invalid value xml for configuration input.app.format: String must be one "
-                + "of: json, avro");
+                + "of: json, avro, avro-registry");
         refused(app("input.app.colums", "message"), "input.app.colums: unknown key of input app (see `rowflow config`)");
         refused(app("input.other.topic", "t"), "input.other.topic: no input of that name is declared in inputs (app)");
         refused(app("input.app.key", "bucket(8) | @timestamp:ts, host..name:text"), "Invalid value bucket(8) | "
@@ -112,6 +112,54 @@ class InputConfigTest {
         assertThatThrownBy(() -> new RowflowConfig(props)).isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("Invalid value " + schema + ".missing for configuration input.app.avro.schemas: "
                         + "cannot be read as an Avro schema");
+    }
+
+    @Test
+    void shouldStopStartUpNamingTheRegistryKeyOfEachMistakeWithoutPrintingSecrets() throws Exception {
+        Path schema = Files.createTempFile("event", ".avsc");
+        Files.writeString(schema, "{\"type\":\"record\",\"name\":\"Event\",\"fields\":[{\"name\":\"host\",\"type\":\"string\"},"
+                + "{\"name\":\"ts\",\"type\":\"long\"}]}");
+        Map<String, String> props = app("input.app.format", "avro-registry", "input.app.registry.url",
+                "http://registry-a:8081, http://registry-b:8081", "input.app.time", "ts", "input.app.time.format",
+                "epoch-ms", "input.app.key", "ts:ts, host:text", "input.app.columns", "host=h", "input.app.indexes", null,
+                "input.app.index.host.key", null);
+        // Without a reader schema nothing is fetched at start-up, and no path can be checked.
+        assertThat(new RowflowConfig(props).inputs().get(0).format().name()).isEqualTo("avro-registry");
+
+        props.put("input.app.registry.reader.schema", schema.toString());
+        props.put("input.app.key", "ts:ts, hostname:text");
+        refused(props, "Invalid value ts:ts, hostname:text for configuration input.app.key: data key 'ts:ts, hostname:text', "
+                + "part hostname:text: Avro record Event has no field 'hostname' (it has host, ts)");
+        props.put("input.app.key", "ts:ts, host:text");
+        assertThat(new RowflowConfig(props).inputs().get(0).format().name()).isEqualTo("avro-registry");
+
+        refused(with(props, "input.app.registry.url", null), "Invalid value  for configuration input.app.registry.url: "
+                + "format=avro-registry needs the registry's URL");
+        refused(with(props, "input.app.registry.url", "registry:8081"), "Invalid value registry:8081 for configuration "
+                + "input.app.registry.url: an http or https URL with a host is expected: registry:8081");
+        refused(with(props, "input.app.registry.reader.subject", "events-value"), "Invalid value events-value for "
+                + "configuration input.app.registry.reader.subject: give the reader schema once: as "
+                + "input.app.registry.reader.schema or as a subject, not both");
+        refused(with(props, "input.app.registry.basic.auth.user.info", "s3cret"), "Invalid value [hidden] for "
+                + "configuration input.app.registry.basic.auth.user.info: user:password is expected (no ':' in it)");
+        assertThatThrownBy(() -> new RowflowConfig(with(props, "input.app.registry.ssl.truststore.location", "/no/such.p12",
+                "input.app.registry.ssl.truststore.password", "t0ps3cret")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("Invalid value /no/such.p12 for configuration input.app.registry.ssl.truststore."
+                        + "location: trust store /no/such.p12 cannot be read")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("t0ps3cret"));
+    }
+
+    private static Map<String, String> with(Map<String, String> props, String... overrides) {
+        Map<String, String> copy = new HashMap<>(props);
+        for (int i = 0; i < overrides.length; i += 2) {
+            if (overrides[i + 1] == null) {
+                copy.remove(overrides[i]);
+            } else {
+                copy.put(overrides[i], overrides[i + 1]);
+            }
+        }
+        return copy;
     }
 
     private static String timeFormatError(String spec) {

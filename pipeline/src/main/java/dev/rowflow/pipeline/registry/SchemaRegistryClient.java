@@ -1,0 +1,227 @@
+package dev.rowflow.pipeline.registry;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.avro.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Fetches Avro schemas from a Schema Registry through the Confluent-compatible REST API
+ * ({@code GET /schemas/ids/{id}}, {@code GET /subjects/{subject}/versions/latest}), which
+ * Confluent Schema Registry, Apicurio Registry ({@code /apis/ccompat/v7}), Karapace and Redpanda
+ * all serve. Over the JDK's HTTP client: no client library, no dependency.
+ *
+ * <p>Several URLs fail over: each request starts at the one that answered last and tries the
+ * others in order. What a request can end in, and who is at fault:
+ * <ul>
+ *   <li>the schema: returned;</li>
+ *   <li>404 for an id: {@link Optional#empty()} -- no registry knows that id, the record's fault;</li>
+ *   <li>no answer, a timeout, 5xx, or any other status (401 and 403 included -- credentials are
+ *       fixed by an operator, not by setting records aside): the registry is unavailable, and
+ *       {@link #schemaById} waits (backing off up to {@code maxBackoff}) and asks again until it
+ *       answers or {@link #close()} is called.</li>
+ * </ul>
+ * Thread-safe. Credentials are sent, never logged or put in a message.
+ */
+public final class SchemaRegistryClient implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SchemaRegistryClient.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration WARN_EVERY = Duration.ofSeconds(30);
+
+    private final List<URI> urls;
+    private final Optional<String> authorization;
+    private final HttpClient http;
+    private final Duration timeout;
+    private final Duration maxBackoff;
+    private volatile int preferred;
+    private volatile boolean closed;
+
+    /**
+     * @param urls          base URLs of the registry's Confluent-compatible API, tried in order
+     * @param basicAuth     {@code user:password} for HTTP basic authentication, or empty
+     * @param trustStore    a trust store for https (its type by its file: PKCS12 or JKS), or null for the JVM's
+     * @param trustPassword the trust store's password, or null
+     */
+    public SchemaRegistryClient(List<URI> urls, Optional<String> basicAuth, Path trustStore, char[] trustPassword,
+                                Duration timeout, Duration maxBackoff) {
+        if (urls.isEmpty()) {
+            throw new IllegalArgumentException("no registry URL");
+        }
+        this.urls = List.copyOf(urls);
+        this.authorization = basicAuth.map(userInfo -> "Basic "
+                + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8)));
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
+        if (trustStore != null) {
+            builder.sslContext(sslContext(trustStore, trustPassword));
+        }
+        this.http = builder.build();
+        this.timeout = timeout;
+        this.maxBackoff = maxBackoff;
+    }
+
+    private static SSLContext sslContext(Path trustStore, char[] password) {
+        try {
+            // KeyStore.getInstance(File, ...) tells PKCS12 from JKS by the content.
+            KeyStore store = KeyStore.getInstance(trustStore.toFile(), password);
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("trust store " + trustStore + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The writer schema of {@code id}, or empty if the registry does not know the id (404).
+     * Waits while the registry is unavailable.
+     *
+     * @throws RegistryUnavailableException only once {@link #close()} was called while waiting
+     * @throws IllegalArgumentException     if the id names a schema that is not Avro
+     */
+    public Optional<Schema> schemaById(int id) {
+        return request("/schemas/ids/" + id, "schema id " + id).map(body -> parse(body, "schema id " + id));
+    }
+
+    /**
+     * The latest schema of {@code subject}, asked once (at start-up): an unavailable registry is
+     * not waited for.
+     *
+     * @throws IllegalArgumentException    if the subject is unknown or its schema is not Avro
+     * @throws RegistryUnavailableException if no URL answers
+     */
+    public Schema latest(String subject) {
+        String path = "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions/latest";
+        Outcome outcome = once(path);
+        if (outcome.status == 200) {
+            return parse(outcome.body, "subject " + subject);
+        }
+        if (outcome.status == 404) {
+            throw new IllegalArgumentException("the registry has no subject '" + subject + "'");
+        }
+        throw new RegistryUnavailableException("the registry did not give the latest schema of subject '" + subject
+                + "': " + outcome.why);
+    }
+
+    private Optional<String> request(String path, String what) {
+        long backoff = 100;
+        long waitingSince = 0;
+        long warned = 0;
+        while (true) {
+            Outcome outcome = once(path);
+            if (outcome.status == 200) {
+                if (waitingSince != 0) {
+                    LOG.info("schema registry answers again; {} fetched after {} s", what,
+                            (System.nanoTime() - waitingSince) / 1_000_000_000);
+                }
+                return Optional.of(outcome.body);
+            }
+            if (outcome.status == 404) {
+                return Optional.empty();
+            }
+            long now = System.nanoTime();
+            if (waitingSince == 0) {
+                waitingSince = now;
+            }
+            if (warned == 0 || now - warned > WARN_EVERY.toNanos()) {
+                warned = now;
+                LOG.warn("schema registry unavailable ({}); waiting for {} before reading on (waiting {} s so far)",
+                        outcome.why, what, (now - waitingSince) / 1_000_000_000);
+            }
+            if (closed) {
+                throw new RegistryUnavailableException("closed while waiting for " + what + ": " + outcome.why);
+            }
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RegistryUnavailableException("interrupted while waiting for " + what);
+            }
+            backoff = Math.min(backoff * 2, maxBackoff.toMillis());
+        }
+    }
+
+    /** One request, every URL tried from the preferred one on; the last answer or failure. */
+    private Outcome once(String path) {
+        Outcome last = null;
+        int first = preferred;
+        for (int i = 0; i < urls.size(); i++) {
+            int at = (first + i) % urls.size();
+            Outcome outcome = send(urls.get(at), path);
+            if (outcome.status == 200 || outcome.status == 404) {
+                preferred = at;
+                return outcome;
+            }
+            last = outcome;
+        }
+        return last;
+    }
+
+    private Outcome send(URI base, String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stripSlash(base.toString()) + path))
+                .timeout(timeout)
+                .header("Accept", "application/vnd.schemaregistry.v1+json, application/json")
+                .GET();
+        authorization.ifPresent(value -> request.header("Authorization", value));
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Outcome(response.statusCode(), response.body(), base + " answered " + response.statusCode());
+        } catch (IOException e) {
+            return new Outcome(-1, null, base + ": " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : " " + e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RegistryUnavailableException("interrupted while asking " + base);
+        }
+    }
+
+    private static String stripSlash(String url) {
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    private static Schema parse(String body, String what) {
+        JsonNode node;
+        try {
+            node = JSON.readTree(body);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(what + ": the registry's answer is not JSON: " + e.getMessage(), e);
+        }
+        String type = node.path("schemaType").asText("AVRO");
+        if (!type.equals("AVRO")) {
+            throw new IllegalArgumentException(what + " is a " + type + " schema, not Avro");
+        }
+        JsonNode schema = node.get("schema");
+        if (schema == null || !schema.isTextual()) {
+            throw new IllegalArgumentException(what + ": the registry's answer has no schema");
+        }
+        return new Schema.Parser().parse(schema.asText());
+    }
+
+    /** Ends any wait in {@link #schemaById}: it throws instead of asking again. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    private record Outcome(int status, String body, String why) {
+    }
+}

@@ -1,0 +1,299 @@
+package dev.rowflow.pipeline.runtime;
+
+import dev.rowflow.embedded.EmbeddedRegistry;
+import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.embedded.EmbeddedStackExtension;
+import dev.rowflow.embedded.load.Offsets;
+import dev.rowflow.embedded.load.RegistryWire;
+import dev.rowflow.embedded.load.TableRows;
+import dev.rowflow.embedded.load.TopicProducer;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.avro.Conversions;
+import org.apache.avro.LogicalTypes;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.GenericRecordBuilder;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Avro in the Schema Registry wire format against a real registry (Apicurio, a child process) on
+ * the real embedded stack: two schema versions interleaved and logical types read through the
+ * subject's latest schema; every kind of bad record set aside with its reason; and the registry
+ * stopped for 20 s while records of a schema id not yet fetched arrive -- nothing set aside, every
+ * row written once it is back.
+ */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+@ExtendWith(EmbeddedStackExtension.class)
+class SchemaRegistryIT {
+    private static final long T0 = Instant.parse("2026-11-23T08:00:00Z").toEpochMilli();
+    private static final String KEY = "bucket(8) | paidAt:ts, account:text, paymentId:text";
+    private static final Schema DECIMAL = LogicalTypes.decimal(12, 2).addToSchema(Schema.create(Schema.Type.BYTES));
+    private static final Schema V1 = SchemaBuilder.record("Payment").namespace("com.example").fields()
+            .name("paymentId").type(LogicalTypes.uuid().addToSchema(Schema.create(Schema.Type.STRING))).noDefault()
+            .requiredString("account")
+            .name("paidAt").type(LogicalTypes.timestampMillis().addToSchema(Schema.create(Schema.Type.LONG))).noDefault()
+            .name("amount").type(DECIMAL).noDefault()
+            .name("booked").type(LogicalTypes.date().addToSchema(Schema.create(Schema.Type.INT))).noDefault()
+            .endRecord();
+    /** Version 2 adds a field with a default. */
+    private static final Schema V2 = SchemaBuilder.record("Payment").namespace("com.example").fields()
+            .name("paymentId").type(LogicalTypes.uuid().addToSchema(Schema.create(Schema.Type.STRING))).noDefault()
+            .requiredString("account")
+            .name("paidAt").type(LogicalTypes.timestampMillis().addToSchema(Schema.create(Schema.Type.LONG))).noDefault()
+            .name("amount").type(DECIMAL).noDefault()
+            .name("booked").type(LogicalTypes.date().addToSchema(Schema.create(Schema.Type.INT))).noDefault()
+            .name("currency").type().stringType().stringDefault("EUR")
+            .endRecord();
+
+    private static EmbeddedStack stack;
+    private static EmbeddedRegistry registry;
+
+    @BeforeAll
+    static void start(EmbeddedStack shared) {
+        stack = shared;
+        registry = EmbeddedRegistry.launch();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (registry != null) {
+            registry.close();
+        }
+    }
+
+    @Test
+    void shouldReadTwoVersionsAndLogicalTypesThroughTheLatestSchemaAndSetBadRecordsAside() throws Exception {
+        int v1 = registry.register("payments-value", V1);
+        int v2 = registry.register("payments-value", V2);
+        assertThat(v2).isNotEqualTo(v1);
+        Map<String, String> props = base("registry-payments", "payments");
+        props.put("input.payments.registry.reader.subject", "payments-value");
+        props.put("input.payments.columns", "amount=a, currency=c, booked=b, paymentId=p");
+        RowflowConfig config = new RowflowConfig(props);
+        createTopic(config, "payments");
+
+        int good = 300;
+        List<byte[]> bad = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        GenericRecord sample = payment(V1, 0);
+        byte[] wellFormed = RegistryWire.encode(v1, sample);
+        // Single-object Avro: the wrong magic byte.
+        bad.add(bytes(new BinaryMessageEncoder<GenericRecord>(GenericData.get(), V1).encode(sample)));
+        reasons.add("invalid value 'C301");
+        // An id no registry gave.
+        int unknown = Math.max(v1, v2) + 1000;
+        bad.add(RegistryWire.encode(unknown, sample));
+        reasons.add("invalid value 'schema id " + unknown + "': names a schema the registry does not know (404)");
+        // The body cut short.
+        bad.add(java.util.Arrays.copyOf(wellFormed, wellFormed.length - 3));
+        reasons.add("invalid value '(" + (wellFormed.length - 3) + " bytes)': does not match its writer schema, id " + v1
+                + " (com.example.Payment)");
+        // Bytes after the record.
+        byte[] trailing = java.util.Arrays.copyOf(wellFormed, wellFormed.length + 2);
+        bad.add(trailing);
+        reasons.add("invalid value '(" + trailing.length + " bytes)': has bytes after the Avro record of schema id " + v1);
+        // Too short for a header.
+        bad.add(new byte[] {0, 0, 1});
+        reasons.add("invalid value '000001': is not in the Schema Registry wire format: it has 3 bytes, fewer than the 5");
+
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "payments")) {
+            for (int i = 0; i < good; i++) {
+                producer.send("k", null, RegistryWire.encode(i % 2 == 0 ? v1 : v2, payment(i % 2 == 0 ? V1 : V2, i)));
+                if (i % 50 == 25 && i / 50 < bad.size()) { // the bad ones in between, in their order
+                    producer.send("k", null, bad.get(i / 50));
+                }
+            }
+            producer.flush();
+        }
+
+        run(config, "payments");
+
+        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "payments");
+        assertThat(rows).hasSize(good);
+        RowKeyLayout key = RowKeyLayout.parse(KEY, null);
+        for (int i = 0; i < good; i++) {
+            Result row = rows.get(ByteBuffer.wrap(key.encode(T0 + i, account(i), uuid(i).toString())));
+            assertThat(row).as("row of payment %d", i).isNotNull();
+            assertThat(cell(row, "a")).as("decimal as its exact text").isEqualTo(amount(i).toPlainString());
+            assertThat(cell(row, "b")).as("date as ISO-8601").isEqualTo(LocalDate.of(2026, 11, 1 + i % 28).toString());
+            assertThat(cell(row, "p")).isEqualTo(uuid(i).toString());
+            // Version 1 records take the reader schema's default.
+            assertThat(cell(row, "c")).isEqualTo(i % 2 == 0 ? "EUR" : "USD");
+            assertThat(row.rawCells()[0].getTimestamp()).isEqualTo(T0 + i);
+        }
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                "payments.dead-letter", bad.size());
+        assertThat(dead).hasSize(bad.size());
+        for (int i = 0; i < bad.size(); i++) {
+            assertThat(dead.get(i).value()).as("bad record %d set aside unchanged", i).isEqualTo(bad.get(i));
+            assertThat(TopicReader.header(dead.get(i), "__streams.errors.message")).as("reason of bad record %d", i)
+                    .startsWith(reasons.get(i));
+        }
+        assertThat(TopicReader.header(dead.get(0), "__streams.errors.message"))
+                .contains("starts with 0xC3 where the magic byte 0 is expected");
+    }
+
+    @Test
+    void shouldWaitOutARegistryOutageAndSetNothingAside() throws Exception {
+        int first = registry.register("refunds-value", V1);
+        int second = registry.register("refunds-value", V2);
+        Map<String, String> props = base("registry-outage", "refunds");
+        props.put("input.refunds.columns", "amount=a, account=n");
+        props.put("input.refunds.registry.retry.backoff.max.ms", "1000");
+        RowflowConfig config = new RowflowConfig(props);
+        createTopic(config, "refunds");
+        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
+
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+             Admin admin = Admin.create(config.kafkaProperties());
+             TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "refunds")) {
+            for (int i = 0; i < 200; i++) {
+                producer.send("k" + i % 4, null, RegistryWire.encode(first, payment(V1, i)));
+            }
+            producer.flush();
+            awaitCommitted(pipeline, admin, group, "refunds", 200);
+
+            // The registry goes away; records of an id rowflow has not fetched yet arrive.
+            registry.stop();
+            for (int i = 200; i < 400; i++) {
+                producer.send("k" + i % 4, null, RegistryWire.encode(second, payment(V2, i)));
+            }
+            producer.flush();
+            long back = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (System.nanoTime() < back) {
+                assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
+                assertThat(deadLetters(admin, "refunds.dead-letter")).as("records set aside during the outage").isZero();
+                // The stream thread waits on the first record it cannot read: nothing after it is committed.
+                assertThat(Offsets.committed(admin, group, "refunds")).as("committed during the outage").isEqualTo(200);
+                Thread.sleep(500);
+            }
+            registry.start();
+            awaitCommitted(pipeline, admin, group, "refunds", 400);
+            assertThat(deadLetters(admin, "refunds.dead-letter")).isZero();
+        }
+
+        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "refunds");
+        assertThat(rows).hasSize(400);
+        RowKeyLayout key = RowKeyLayout.parse(KEY, null);
+        for (int i = 0; i < 400; i++) {
+            Result row = rows.get(ByteBuffer.wrap(key.encode(T0 + i, account(i), uuid(i).toString())));
+            assertThat(row).as("row of refund %d", i).isNotNull();
+            assertThat(cell(row, "a")).isEqualTo(amount(i).toPlainString());
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static GenericRecord payment(Schema schema, int i) {
+        GenericRecordBuilder record = new GenericRecordBuilder(schema)
+                .set("paymentId", uuid(i).toString())
+                .set("account", account(i))
+                .set("paidAt", T0 + i)
+                .set("amount", new Conversions.DecimalConversion().toBytes(amount(i), DECIMAL, DECIMAL.getLogicalType()))
+                .set("booked", (int) LocalDate.of(2026, 11, 1 + i % 28).toEpochDay());
+        if (schema.getField("currency") != null) {
+            record.set("currency", "USD");
+        }
+        return record.build();
+    }
+
+    private static UUID uuid(int i) {
+        return new UUID(0x5EED_0000_0000_0000L, i);
+    }
+
+    private static String account(int i) {
+        return "acct-" + (i % 13);
+    }
+
+    private static BigDecimal amount(int i) {
+        return BigDecimal.valueOf(1000 + i * 37L, 2);
+    }
+
+    private static String cell(Result row, String qualifier) {
+        byte[] value = row.getValue(Bytes.toBytes("d"), Bytes.toBytes(qualifier));
+        return value == null ? null : Bytes.toString(value);
+    }
+
+    private static Map<String, String> base(String applicationId, String input) {
+        Map<String, String> props = new HashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(RowflowConfig.PIPELINES_CONFIG, "");
+        props.put("kafka.commit.interval.ms", "500");
+        props.put("inputs", input);
+        props.put("input." + input + ".topic", input);
+        props.put("input." + input + ".format", "avro-registry");
+        props.put("input." + input + ".registry.url", registry.url());
+        props.put("input." + input + ".time", "paidAt");
+        props.put("input." + input + ".time.format", "epoch-ms");
+        props.put("input." + input + ".key", KEY);
+        return props;
+    }
+
+    private static void createTopic(RowflowConfig config, String topic) throws Exception {
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, topic, Optional.of(2), Duration.ofSeconds(30));
+        }
+    }
+
+    private static long deadLetters(Admin admin, String topic) throws Exception {
+        return KafkaTopics.endOffsets(admin, topic).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static void awaitCommitted(RowflowPipeline pipeline, Admin admin, String group, String topic, long count)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (Offsets.committed(admin, group, topic) < count && System.nanoTime() < deadline) {
+            assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
+            Thread.sleep(200);
+        }
+        assertThat(Offsets.committed(admin, group, topic)).as("records committed").isEqualTo(count);
+    }
+
+    private static void run(RowflowConfig config, String topic) throws Exception {
+        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (Offsets.uncommitted(admin, group, topic) != 0 && System.nanoTime() < deadline) {
+                assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
+                Thread.sleep(200);
+            }
+            assertThat(Offsets.uncommitted(admin, group, topic)).as("records not committed").isZero();
+        }
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+}
