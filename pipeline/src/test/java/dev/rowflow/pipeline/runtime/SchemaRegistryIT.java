@@ -211,6 +211,81 @@ class SchemaRegistryIT {
         }
     }
 
+    @Test
+    void shouldResolveThreeVersionsToAReaderSchemaThatRenamesTheKeyFieldAndNeverDeleteARemovedOne(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        Schema v1 = SchemaBuilder.record("Reading").namespace("com.example").fields()
+                .requiredString("sensor").requiredLong("ts").requiredDouble("value")
+                .name("unit").type().stringType().stringDefault("celsius").endRecord();
+        // Version 2 adds a field with a default; version 3 removes unit.
+        Schema v2 = SchemaBuilder.record("Reading").namespace("com.example").fields()
+                .requiredString("sensor").requiredLong("ts").requiredDouble("value")
+                .name("unit").type().stringType().stringDefault("celsius")
+                .name("site").type().stringType().stringDefault("plant-1").endRecord();
+        Schema v3 = SchemaBuilder.record("Reading").namespace("com.example").fields()
+                .requiredString("sensor").requiredLong("ts").requiredDouble("value")
+                .name("site").type().stringType().stringDefault("plant-1").endRecord();
+        int[] ids = {registry.register("readings-value", v1), registry.register("readings-value", v2),
+                registry.register("readings-value", v3)};
+        // The reader renames the key field (sensor -> device, by alias) and keeps unit optional.
+        java.nio.file.Path reader = dir.resolve("reading.avsc");
+        java.nio.file.Files.writeString(reader, """
+                {"type": "record", "name": "Reading", "namespace": "com.example", "fields": [
+                  {"name": "device", "type": "string", "aliases": ["sensor"]},
+                  {"name": "ts", "type": "long"},
+                  {"name": "value", "type": "double"},
+                  {"name": "unit", "type": ["null", "string"], "default": null},
+                  {"name": "site", "type": "string", "default": "plant-1"}]}
+                """);
+        Map<String, String> props = base("registry-readings", "readings");
+        props.put("input.readings.registry.reader.schema", reader.toString());
+        props.put("input.readings.time", "ts");
+        props.put("input.readings.key", "device:text, ts:rts");
+        props.put("input.readings.columns", "value=v, unit=u, site=s");
+        RowflowConfig config = new RowflowConfig(props);
+        createTopic(config, "readings");
+
+        int count = 300;
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "readings")) {
+            for (int i = 0; i < count; i++) {
+                int version = i % 3;
+                Schema schema = version == 0 ? v1 : version == 1 ? v2 : v3;
+                GenericRecordBuilder record = new GenericRecordBuilder(schema)
+                        .set("sensor", "s-" + i % 7).set("ts", T0 + i).set("value", i / 8.0);
+                if (version < 2) {
+                    record.set("unit", "kelvin");
+                }
+                if (version > 0) {
+                    record.set("site", "plant-" + (2 + version));
+                }
+                producer.send("s-" + i % 7, null, RegistryWire.encode(ids[version], record.build()));
+            }
+            // Version 3 records for the keys of the first ten version 1 records: their unit stays.
+            for (int i = 0; i < 30; i += 3) {
+                producer.send("s-" + i % 7, null, RegistryWire.encode(ids[2], new GenericRecordBuilder(v3)
+                        .set("sensor", "s-" + i % 7).set("ts", T0 + i).set("value", -1.0).set("site", "plant-9").build()));
+            }
+            producer.flush();
+        }
+
+        run(config, "readings");
+
+        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "readings");
+        assertThat(rows).hasSize(count);
+        RowKeyLayout key = RowKeyLayout.parse("device:text, ts:rts", null);
+        for (int i = 0; i < count; i++) {
+            Result row = rows.get(ByteBuffer.wrap(key.encode("s-" + i % 7, T0 + i)));
+            assertThat(row).as("row of reading %d, keyed by the renamed field", i).isNotNull();
+            int version = i % 3;
+            boolean rewritten = version == 0 && i < 30;
+            assertThat(cell(row, "v")).isEqualTo(Double.toString(rewritten ? -1.0 : i / 8.0));
+            assertThat(cell(row, "s")).as("site of reading %d", i)
+                    .isEqualTo(rewritten ? "plant-9" : version == 0 ? "plant-1" : "plant-" + (2 + version));
+            // Written by versions 1 and 2; absent from version 3's rows; a version 3 record deletes none.
+            assertThat(cell(row, "u")).as("unit of reading %d", i).isEqualTo(version < 2 ? "kelvin" : null);
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private static GenericRecord payment(Schema schema, int i) {
