@@ -68,7 +68,8 @@ import java.util.concurrent.atomic.AtomicLong;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Start an embedded Kafka broker (KRaft) and HBase mini cluster, generate log events, run the "
                 + "pipeline until every event is in HBase and print a summary read back from the tables. "
-                + "--format json ingests Filebeat-shaped JSON through a declared input instead.",
+                + "--format json ingests Filebeat-shaped JSON through a declared input instead, --format avro-registry "
+                + "registry-encoded Avro.",
                 "Without --events it keeps generating until Ctrl-C and serves /metrics."})
 final class DemoCommand implements Callable<Integer> {
     private static final String APPLICATION_ID = "rowflow-demo";
@@ -128,7 +129,9 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--format", defaultValue = "avro", paramLabel = "FORMAT",
             description = "avro: rowflow's own log events and customers/orders (Avro); json: Filebeat-shaped ECS JSON "
-                    + "through a declared input whose mapping the demo prints (default: ${DEFAULT-VALUE}).")
+                    + "through a declared input whose mapping the demo prints; avro-registry: Avro of two schema "
+                    + "versions in the Schema Registry wire format, with a registry (Apicurio) started by the demo "
+                    + "(default: ${DEFAULT-VALUE}).")
     String format;
 
     @Option(names = "--metrics-port", defaultValue = "0",
@@ -153,8 +156,9 @@ final class DemoCommand implements Callable<Integer> {
                 sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.set(true));
             }
         }
-        if (!format.equals("avro") && !format.equals("json")) {
-            throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is neither avro nor json");
+        if (!List.of("avro", "json", "avro-registry").contains(format)) {
+            throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not one of avro, json, "
+                    + "avro-registry");
         }
         Store target;
         try {
@@ -179,7 +183,17 @@ final class DemoCommand implements Callable<Integer> {
                 err.printf("rowflow demo: rows go to the Bigtable emulator at %s (in memory)%n", stack.bigtable().endpoint());
             }
             if (format.equals("json")) {
-                JsonDemo.print(JsonDemo.run(stack, store, metrics, events, hosts, rate, partitions, stop, err), json, out);
+                InputDemo.print(InputDemo.run(InputDemo.JSON, stack, store, metrics, events, hosts, rate, partitions,
+                        stop, err), json, out);
+                return 0;
+            }
+            if (format.equals("avro-registry")) {
+                err.println("rowflow demo: starting a Schema Registry (Apicurio Registry) ...");
+                err.flush();
+                try (RegistryDemo registry = RegistryDemo.start()) {
+                    InputDemo.print(InputDemo.run(registry, stack, store, metrics, events, hosts, rate, partitions,
+                            stop, err), json, out);
+                }
                 return 0;
             }
             RowflowConfig config = config(stack);

@@ -96,14 +96,45 @@ class DemoIT {
         assertThat(summary.get("deadLetters").asLong()).isZero();
         assertThat(summary.get("summaryCount").asLong()).isEqualTo(10_000);
         assertThat(summary.get("mapping").get("input.filebeat.key").asText())
-                .isEqualTo(JsonDemo.MAPPING.get("input.filebeat.key"));
+                .isEqualTo(InputDemo.JSON_MAPPING.get("input.filebeat.key"));
         // The mapping is printed as the properties lines a user would write.
         assertThat(err.toString()).contains("  input.filebeat.time=@timestamp")
-                .contains("  input.filebeat.index.host.key=" + JsonDemo.MAPPING.get("input.filebeat.index.host.key"));
+                .contains("  input.filebeat.index.host.key=" + InputDemo.JSON_MAPPING.get("input.filebeat.index.host.key"));
         JsonNode row = summary.get("sample").get(0);
         assertThat(row.get("h").asText()).endsWith(".prod.example.com");
         assertThat(row.get("x.ecs.version").asText()).isEqualTo("8.11.0");
         assertThat(row.get("l").asText()).isIn("info", "warn", "error");
+    }
+
+    @Test
+    void shouldIngestRegistryAvroOfTwoSchemaVersionsWithTheRegistryItStarts() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine().addSubcommand(new DemoCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exitCode = cli.execute("demo", "--format", "avro-registry", "--events", "6000", "--json");
+
+        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertThat(summary.get("events").asLong()).isEqualTo(6_000);
+        assertThat(summary.get("dataRows").asLong()).isEqualTo(6_000);
+        assertThat(summary.get("indexRows").asLong()).isEqualTo(6_000);
+        assertThat(summary.get("deadLetters").asLong()).isZero();
+        assertThat(summary.get("summaryCount").asLong()).isEqualTo(6_000);
+        assertThat(summary.get("mapping").get("input.web.format").asText()).isEqualTo("avro-registry");
+        assertThat(err.toString()).contains("  input.web.registry.reader.subject=" + RegistryDemo.SUBJECT)
+                .containsPattern("schema ids \\d+ and \\d+ of " + RegistryDemo.SUBJECT);
+        // Version 1 records take version 2's default region; version 2 records carry their own.
+        List<String> regions = new java.util.ArrayList<>();
+        for (JsonNode row : summary.get("sample")) {
+            assertThat(row.get("q").asText()).matches("[0-9a-f-]{36}");
+            assertThat(row.get("s").asText()).isIn("200", "503");
+            regions.add(row.get("r").asText());
+        }
+        assertThat(regions).isNotEmpty().allSatisfy(r -> assertThat(r).isIn("eu-west-1", "us-east-1", "ap-south-1"));
     }
 
     @Test

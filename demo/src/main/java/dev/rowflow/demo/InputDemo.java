@@ -34,22 +34,59 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * {@code rowflow demo --format json}: Filebeat-shaped ECS JSON ({@link EcsEvents}) on a topic,
- * ingested through a declared input -- the mapping below, printed -- on the embedded stack, and
- * read back with plain hbase-client.
+ * {@code rowflow demo --format json|avro-registry}: records of a {@link Source} on a topic,
+ * ingested through the declared input the source declares -- printed -- on the embedded stack,
+ * and read back with plain hbase-client.
  */
-final class JsonDemo {
-    static final String TOPIC = "filebeat";
-    private static final String INPUT = "filebeat";
+final class InputDemo {
+    /**
+     * What a declared-input demo ingests: its declaration (one input with a {@code host} index and
+     * a summary table) and its records.
+     */
+    interface Source {
+        /** What the records are, for the progress lines: "Filebeat-shaped JSON". */
+        String describe();
 
-    /** The declaration the demo runs: the Filebeat recipe of the README, 8 salt buckets. */
-    static final Map<String, String> MAPPING = mapping();
+        /** The input's name in the declaration. */
+        String input();
 
-    private static Map<String, String> mapping() {
+        /** The declaration: {@code pipelines}, {@code inputs} and the {@code input.<name>.*} keys. */
+        Map<String, String> mapping();
+
+        /** The records, the first of them at {@code start} (ms), from {@code hosts} hosts. */
+        java.util.function.Supplier<byte[]> records(long start, int hosts);
+    }
+
+    /** Filebeat-shaped ECS JSON ({@link EcsEvents}) through the README's Filebeat recipe, 8 salt buckets. */
+    static final Source JSON = new Source() {
+        @Override
+        public String describe() {
+            return "Filebeat-shaped JSON";
+        }
+
+        @Override
+        public String input() {
+            return "filebeat";
+        }
+
+        @Override
+        public Map<String, String> mapping() {
+            return JSON_MAPPING;
+        }
+
+        @Override
+        public java.util.function.Supplier<byte[]> records(long start, int hosts) {
+            return new EcsEvents(20_130_325L, hosts, start)::next;
+        }
+    };
+
+    static final Map<String, String> JSON_MAPPING = jsonMapping();
+
+    private static Map<String, String> jsonMapping() {
         Map<String, String> mapping = new LinkedHashMap<>();
         mapping.put("pipelines", "");
-        mapping.put("inputs", INPUT);
-        mapping.put("input.filebeat.topic", TOPIC);
+        mapping.put("inputs", "filebeat");
+        mapping.put("input.filebeat.topic", "filebeat");
         mapping.put("input.filebeat.format", "json");
         mapping.put("input.filebeat.time", "@timestamp");
         mapping.put("input.filebeat.time.format", "iso8601");
@@ -64,7 +101,7 @@ final class JsonDemo {
     }
 
     /**
-     * What the JSON demo did; the first four are what the Avro demo's summary has too.
+     * What the demo did; the first four are what the Avro demo's summary has too.
      *
      * @param summaryRows  rows of the summary table (host, dataset, hour)
      * @param summaryCount the sum of its counters: every event counted once
@@ -75,26 +112,27 @@ final class JsonDemo {
                    long summaryCount, List<Map<String, String>> sample) {
     }
 
-    private JsonDemo() {
+    private InputDemo() {
     }
 
-    static Summary run(EmbeddedStack stack, String store, MetricsServer metrics, Long events, int hosts, int rate,
-                       int partitions, AtomicBoolean stop, PrintWriter err) throws Exception {
+    static Summary run(Source source, EmbeddedStack stack, String store, MetricsServer metrics, Long events, int hosts,
+                       int rate, int partitions, AtomicBoolean stop, PrintWriter err) throws Exception {
         Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties(store));
-        props.putAll(MAPPING);
-        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "rowflow-demo-json");
+        props.putAll(source.mapping());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "rowflow-demo-" + source.input());
         props.put(RowflowConfig.METRICS_PORT_CONFIG, metrics.port());
         props.put("kafka.commit.interval.ms", "1000");
         RowflowConfig config = new RowflowConfig(props);
-        err.println("rowflow demo: ingesting Filebeat-shaped JSON through this declared input:");
-        MAPPING.forEach((key, value) -> err.println("  " + key + "=" + value));
+        err.println("rowflow demo: ingesting " + source.describe() + " through this declared input:");
+        source.mapping().forEach((key, value) -> err.println("  " + key + "=" + value));
         err.flush();
         InputConfig input = config.inputs().get(0);
+        String topic = input.topic();
         String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
         long produced = 0;
         double seconds;
         try (Admin admin = Admin.create(config.kafkaProperties())) {
-            KafkaTopics.createIfAbsent(admin, TOPIC, Optional.of(partitions), Duration.ofSeconds(60));
+            KafkaTopics.createIfAbsent(admin, topic, Optional.of(partitions), Duration.ofSeconds(60));
             try (RowflowPipeline pipeline = RowflowPipeline.start(config, metrics.registry())) {
                 metrics.readiness(pipeline::ready);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -102,44 +140,44 @@ final class JsonDemo {
                     Thread.sleep(50);
                 }
                 long start = System.currentTimeMillis() - (events == null ? 0 : events);
-                EcsEvents generator = new EcsEvents(20_130_325L, hosts, start);
+                java.util.function.Supplier<byte[]> records = source.records(start, hosts);
                 long t0 = System.nanoTime();
                 long lastReport = 0;
-                try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), TOPIC)) {
+                try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), topic)) {
                     while ((events == null || produced < events) && !stop.get()) {
                         long batch = events == null ? Math.max(1, rate / 10) : Math.min(10_000, events - produced);
                         for (long i = 0; i < batch; i++) {
-                            producer.send(null, null, generator.next());
+                            producer.send(null, null, records.get());
                         }
                         produced += batch;
                         if (events == null) {
                             Thread.sleep(100);
                         }
-                        lastReport = report(admin, group, produced, events, t0, lastReport, err);
+                        lastReport = report(admin, group, topic, produced, events, t0, lastReport, err);
                     }
                     producer.flush();
                 }
-                while (Offsets.uncommitted(admin, group, TOPIC) != 0) {
+                while (Offsets.uncommitted(admin, group, topic) != 0) {
                     if (pipeline.state() == KafkaStreams.State.ERROR) {
                         throw new IllegalStateException("the pipeline failed; see rowflow-demo.log");
                     }
-                    lastReport = report(admin, group, produced, events, t0, lastReport, err);
+                    lastReport = report(admin, group, topic, produced, events, t0, lastReport, err);
                     Thread.sleep(200);
                 }
                 seconds = (System.nanoTime() - t0) / 1e9;
-                report(admin, group, produced, events, t0, 0, err);
+                report(admin, group, topic, produced, events, t0, 0, err);
             }
-            return readBack(config, input, admin, produced, seconds);
+            return readBack(source, config, input, admin, produced, seconds);
         }
     }
 
-    private static long report(Admin admin, String group, long produced, Long events, long t0, long lastReport,
-                               PrintWriter err) throws Exception {
+    private static long report(Admin admin, String group, String topic, long produced, Long events, long t0,
+                               long lastReport, PrintWriter err) throws Exception {
         long now = System.nanoTime();
         if (now - lastReport < TimeUnit.SECONDS.toNanos(2)) {
             return lastReport;
         }
-        long committed = produced - Offsets.uncommitted(admin, group, TOPIC);
+        long committed = produced - Offsets.uncommitted(admin, group, topic);
         double seconds = Math.max((now - t0) / 1e9, 0.001);
         err.printf("[%6.1f s] produced %,d%s  in the store (committed) %,d  %,.0f events/s%n", seconds, produced,
                 events == null ? "" : String.format("/%,d", events), committed, committed / seconds);
@@ -147,12 +185,12 @@ final class JsonDemo {
         return now;
     }
 
-    private static Summary readBack(RowflowConfig config, InputConfig input, Admin admin, long produced,
-                                    double seconds) throws Exception {
+    private static Summary readBack(Source source, RowflowConfig config, InputConfig input, Admin admin,
+                                    long produced, double seconds) throws Exception {
         try (Connection connection = RowflowPipeline.connect(config)) {
             String dataTable = input.tableName(InputConfig.TABLE);
             long dataRows = count(connection, dataTable);
-            long indexRows = count(connection, input.tableName("index.host." + InputConfig.TABLE));
+            long indexRows = count(connection, input.tableName("index." + input.indexes().get(0) + "." + InputConfig.TABLE));
             long summaryRows = 0;
             long summaryCount = 0;
             try (Table summary = connection.getTable(TableName.valueOf(input.tableName(InputConfig.SUMMARY_TABLE)));
@@ -162,7 +200,7 @@ final class JsonDemo {
                     summaryCount += dev.rowflow.sinks.hbase.CounterCells.total(row, Bytes.toBytes("s"), Bytes.toBytes("n"));
                 }
             }
-            RowKeyLayout layout = RowKeyLayout.parse(MAPPING.get("input.filebeat.key"), null);
+            RowKeyLayout layout = RowKeyLayout.parse(input.getString(InputConfig.KEY), null);
             List<Map<String, String>> sample = new ArrayList<>();
             try (Table data = connection.getTable(TableName.valueOf(dataTable));
                  ResultScanner rows = data.getScanner(new Scan().setLimit(3))) {
@@ -180,7 +218,7 @@ final class JsonDemo {
             long deadLetters = KafkaTopics.endOffsets(admin, input.deadLetterTopic()).values().stream()
                     .mapToLong(Long::longValue).sum();
             return new Summary(produced, dataRows, indexRows, deadLetters, round(seconds), round(produced / seconds),
-                    round((dataRows + indexRows) / seconds), MAPPING, summaryRows, summaryCount, sample);
+                    round((dataRows + indexRows) / seconds), source.mapping(), summaryRows, summaryCount, sample);
         }
     }
 
@@ -188,7 +226,8 @@ final class JsonDemo {
         if (json) {
             out.println(new ObjectMapper().writeValueAsString(summary));
         } else {
-            out.printf("%nrowflow demo summary (--format json)%n");
+            out.printf("%nrowflow demo summary (--format %s)%n", summary.mapping().get("input." + summary.mapping()
+                    .get("inputs") + ".format"));
             out.printf("  events produced   %,d%n", summary.events());
             out.printf("  data rows         %,d%n", summary.dataRows());
             out.printf("  index rows        %,d%n", summary.indexRows());
@@ -196,7 +235,8 @@ final class JsonDemo {
             out.printf("  time              %.1f s (first event produced -> last offset committed)%n", summary.seconds());
             out.printf("  throughput        %,.0f events/s, %,.0f rows/s%n", summary.eventsPerSecond(),
                     summary.rowsPerSecond());
-            out.printf("  summary table     %,d rows (host, dataset, hour), counting %,d events%n", summary.summaryRows(),
+            out.printf("  summary table     %,d rows (%s per hour), counting %,d events%n", summary.summaryRows(),
+                    summary.mapping().get("input." + summary.mapping().get("inputs") + ".summary.key"),
                     summary.summaryCount());
             out.printf("  rows read back:%n");
             for (Map<String, String> row : summary.sample()) {
