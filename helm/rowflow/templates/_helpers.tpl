@@ -7,6 +7,7 @@ the other paths are written into that file, so they are declared once, here.
 {{- define "rowflow.hbaseSiteDir" -}}/etc/rowflow/hbase{{- end -}}
 {{- define "rowflow.hbaseKeytabDir" -}}/etc/rowflow/hbase-keytab{{- end -}}
 {{- define "rowflow.krb5Dir" -}}/etc/rowflow/krb5{{- end -}}
+{{- define "rowflow.registryTlsDir" -}}/etc/rowflow/registry-tls{{- end -}}
 {{- define "rowflow.bigtableDir" -}}/etc/rowflow/bigtable{{- end -}}
 {{- define "rowflow.stateDir" -}}/var/lib/rowflow/state{{- end -}}
 {{- define "rowflow.metricsPort" -}}8080{{- end -}}
@@ -292,6 +293,33 @@ names mirror InputConfig#definition (`rowflow config` lists them).
 {{- with $in.avroSchemas }}
 {{- $_ = set $k "avro.schemas" (join "," .) }}
 {{- end }}
+{{- if eq (default "json" $in.format) "avro-registry" }}
+{{- $r := required (printf "%s.registry is required with format avro-registry: at least its urls" $at) $in.registry }}
+{{- $_ = set $k "registry.url" (join "," (required (printf "%s.registry.urls is required with format avro-registry" $at) $r.urls)) }}
+{{- if and $r.readerSubject $r.readerSchema }}
+{{- fail (printf "%s.registry: give readerSubject or readerSchema, not both" $at) }}
+{{- end }}
+{{- range $field, $key := dict "readerSubject" "registry.reader.subject" "readerSchema" "registry.reader.schema" }}
+{{- if hasKey $r $field }}
+{{- $_ = set $k $key (get $r $field) }}
+{{- end }}
+{{- end }}
+{{- range $field, $key := dict "cacheIds" "registry.cache.ids" "requestTimeoutMs" "registry.request.timeout.ms" "retryBackoffMaxMs" "registry.retry.backoff.max.ms" }}
+{{- if hasKey $r $field }}
+{{- $_ = set $k $key (toString (int64 (get $r $field))) }}
+{{- end }}
+{{- end }}
+{{- if or $r.basicAuthSecret $r.truststore }}
+{{- if regexMatch "[-_]" $in.name }}
+{{- fail (printf "%s.registry: credentials reach rowflow as ROWFLOW_CONFIG_INPUT_<NAME>_* variables, which cannot name an input with '-' or '_' in its name (%s)" $at $in.name) }}
+{{- end }}
+{{- end }}
+{{- with $r.truststore }}
+{{- $_ = set $k "registry.ssl.truststore.location" (printf "%s/%s/%s" (include "rowflow.registryTlsDir" $) $in.name (required (printf "%s.registry.truststore.key is required" $at) .key)) }}
+{{- end }}
+{{- else if $in.registry }}
+{{- fail (printf "%s.registry is only read with format avro-registry" $at) }}
+{{- end }}
 {{- $_ = set $k "time" $in.time.path }}
 {{- range $field, $key := dict "format" "time.format" "zone" "time.zone" "missing" "time.missing" }}
 {{- if hasKey $in.time $field }}
@@ -338,6 +366,9 @@ names mirror InputConfig#definition (`rowflow config` lists them).
 {{- $k = merge $k (include "rowflow.tableSettings" (list "summary.table" .tableSettings) | fromYaml) }}
 {{- end }}
 {{- range $key, $value := $in.extra }}
+{{- if has $key (list "registry.basic.auth.user.info" "registry.ssl.truststore.password") }}
+{{- fail (printf "%s.extra.%s is a secret: give it through registry.basicAuthSecret or registry.truststore (a Secret), never in the ConfigMap" $at $key) }}
+{{- end }}
 {{- if hasKey $k $key }}
 {{- fail (printf "%s.extra.%s is set by the chart from the input's own values; set it there, not in extra" $at $key) }}
 {{- end }}

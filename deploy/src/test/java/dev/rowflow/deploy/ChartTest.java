@@ -133,6 +133,10 @@ class ChartTest {
         // The rendered configuration is one rowflow accepts: unknown keys and bad values would fail here.
         Map<String, String> config = new HashMap<>();
         properties.stringPropertyNames().forEach(k -> config.put(k, properties.getProperty(k)));
+        // Not here: a registry's trust store (a file of the pod) and reader subject (asked of the
+        // registry at start-up); shouldRenderARegistryInputWithItsCredentialsFromSecretsOnly covers them.
+        config.keySet().removeIf(k -> k.endsWith(".registry.ssl.truststore.location")
+                || k.endsWith(".registry.reader.subject"));
         new RowflowConfig(config);
         assertThat(properties.getProperty("kafka.state.dir")).isEqualTo("/var/lib/rowflow/state");
         assertThat(properties.getProperty("metrics.port")).isEqualTo("8080");
@@ -357,6 +361,81 @@ class ChartTest {
         List<InputConfig> inputs = new RowflowConfig(config).inputs();
         assertThat(inputs).extracting(InputConfig::name).containsExactly("payments");
         assertThat(inputs.get(0).format().name()).isEqualTo("avro");
+    }
+
+    @Test
+    void shouldRenderARegistryInputWithItsCredentialsFromSecretsOnly() throws Exception {
+        Rendered release = render(Chart.CI_VALUES.resolve("registry-values.yaml"), Map.of());
+        String file = release.get("ConfigMap", V1ConfigMap.class).getData().get("rowflow.properties");
+        Properties properties = properties(release);
+        V1PodSpec pod = release.get("Deployment", V1Deployment.class).getSpec().getTemplate().getSpec();
+        V1Container rowflow = pod.getContainers().get(0);
+
+        assertThat(properties.getProperty("input.payments.format")).isEqualTo("avro-registry");
+        assertThat(properties.getProperty("input.payments.registry.url"))
+                .isEqualTo("https://registry-0.registry:8081,https://registry-1.registry:8081");
+        assertThat(properties.getProperty("input.payments.registry.reader.subject")).isEqualTo("payments-value");
+        assertThat(properties.getProperty("input.payments.registry.cache.ids")).isEqualTo("500");
+        assertThat(properties.getProperty("input.payments.registry.ssl.truststore.location"))
+                .isEqualTo("/etc/rowflow/registry-tls/payments/truststore.p12");
+        // Secrets never in the ConfigMap: they come from secretKeyRefs.
+        assertThat(file).doesNotContain("user.info").doesNotContain("truststore.password");
+        assertThat(rowflow.getEnv()).filteredOn(e -> e.getName().equals(
+                        "ROWFLOW_CONFIG_INPUT_PAYMENTS_REGISTRY_BASIC_AUTH_USER_INFO")).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("payments-registry");
+                    assertThat(e.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("user-info");
+                });
+        assertThat(rowflow.getEnv()).filteredOn(e -> e.getName().equals(
+                        "ROWFLOW_CONFIG_INPUT_PAYMENTS_REGISTRY_SSL_TRUSTSTORE_PASSWORD")).singleElement()
+                .satisfies(e -> assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("registry-ca"));
+        V1VolumeMount mount = rowflow.getVolumeMounts().stream().filter(m -> m.getName().equals("registry-tls-payments"))
+                .findFirst().orElseThrow();
+        assertThat(mount.getMountPath()).isEqualTo("/etc/rowflow/registry-tls/payments");
+        assertThat(mount.getReadOnly()).isTrue();
+        assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("registry-tls-payments")).singleElement()
+                .satisfies(v -> {
+                    assertThat(v.getSecret().getSecretName()).isEqualTo("registry-ca");
+                    assertThat(v.getSecret().getItems()).extracting(i -> i.getKey()).containsExactly("truststore.p12");
+                });
+
+        // The environment rowflow reads (ConfigSources) lands on the input's keys, and the whole is accepted.
+        Map<String, String> env = Map.of("ROWFLOW_CONFIG_INPUT_PAYMENTS_REGISTRY_BASIC_AUTH_USER_INFO", "svc:pw");
+        Map<String, String> config = new HashMap<>();
+        properties.stringPropertyNames().forEach(k -> config.put(k, properties.getProperty(k)));
+        config.putAll(dev.rowflow.pipeline.config.ConfigSources.fromEnvironment(env));
+        assertThat(config).containsEntry("input.payments.registry.basic.auth.user.info", "svc:pw");
+        config.remove("input.payments.registry.ssl.truststore.location"); // a file of the pod
+        config.remove("input.payments.registry.reader.subject"); // asked of the registry at start-up
+        assertThat(new RowflowConfig(config).inputs().get(0).format().name()).isEqualTo("avro-registry");
+    }
+
+    @Test
+    void shouldRefuseRegistryValuesThatCannotWork(@TempDir Path dir) throws Exception {
+        String input = """
+                config:
+                  inputs:
+                    - name: NAME
+                      topic: payments
+                      format: avro-registry
+                      REGISTRY
+                      time: {path: paidAt, format: epoch-ms}
+                      key: "paidAt:ts"
+                """;
+        assertThatThrownBy(() -> Chart.template(write(dir, "no-registry", input.replace("NAME", "payments")
+                .replace("REGISTRY", "")), Map.of())).hasMessageContaining("registry");
+        assertThatThrownBy(() -> Chart.template(write(dir, "dash", input.replace("NAME", "pay-ments").replace("REGISTRY",
+                "registry: {urls: [http://r:8081], basicAuthSecret: {name: s, key: k}}")), Map.of()))
+                .hasMessageContaining("cannot name an input with '-' or '_' in its name (pay-ments)");
+        assertThatThrownBy(() -> Chart.template(write(dir, "both", input.replace("NAME", "payments").replace("REGISTRY",
+                "registry: {urls: [http://r:8081], readerSubject: s, readerSchema: /x.avsc}")), Map.of()))
+                .hasMessageContaining("give readerSubject or readerSchema, not both");
+        assertThatThrownBy(() -> Chart.template(write(dir, "secret-extra", input.replace("NAME", "payments")
+                .replace("REGISTRY", "registry: {urls: [http://r:8081]}\n      extra: {registry.basic.auth.user.info: a:b}")),
+                Map.of())).hasMessageContaining("is a secret");
+        assertThatThrownBy(() -> Chart.template(write(dir, "bad-url", input.replace("NAME", "payments")
+                .replace("REGISTRY", "registry: {urls: [\"registry:8081\"]}")), Map.of()))
+                .hasMessageContaining("urls");
     }
 
     @Test
