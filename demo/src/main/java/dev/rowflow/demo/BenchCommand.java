@@ -79,9 +79,11 @@ final class BenchCommand implements Callable<Integer> {
     String store;
 
     @Option(names = "--format", defaultValue = "avro", paramLabel = "FORMAT",
-            description = "avro: (b) reads the events as Avro; json: also (b') the same events as JSON through a "
-                    + "declared input that makes the same rows, in the same run (default: ${DEFAULT-VALUE}).")
-    String format;
+            split = ",", description = "avro: (b) reads the events as single-object Avro; json: also (b') the same "
+                    + "events as JSON, avro-registry: also (b'') in the Schema Registry wire format (a registry is "
+                    + "started), each through a declared input that makes the same rows, in the same run; a list "
+                    + "runs several (default: ${DEFAULT-VALUE}).")
+    List<String> formats;
 
     @Option(names = "--skip-memory", description = "Do not run the pipeline in its own JVM to measure its memory.")
     boolean skipMemory;
@@ -99,7 +101,7 @@ final class BenchCommand implements Callable<Integer> {
                        double naiveRowsPerSecond, int naiveRows, double ratio, double ratioToNaive,
                        Phase raw, Phase rowflow, List<QueryLatency.Result> queries, List<HotspotExperiment.Result> hotspot,
                        PipelineMemory.Result memory, String dataLayout, String machine, double seconds, String store,
-                       Phase json, Double jsonToAvro) {
+                       Map<String, Phase> formats, Map<String, Double> formatToAvro) {
     }
 
     @picocli.CommandLine.Option(names = "--summary",
@@ -114,6 +116,12 @@ final class BenchCommand implements Callable<Integer> {
             target = Store.of(store);
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--store: " + e.getMessage());
+        }
+        for (String format : formats) {
+            if (!format.equals("avro") && !InputBench.FORMATS.contains(format)) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format: '" + format
+                        + "' is not one of avro, json, avro-registry");
+            }
         }
         if (target == Store.BIGTABLE && EmbeddedBigtable.findEmulator().isEmpty()) {
             err.println("rowflow bench: --store bigtable: " + EmbeddedBigtable.HOW_TO_GET_IT);
@@ -147,12 +155,11 @@ final class BenchCommand implements Callable<Integer> {
             Map<TableRole, List<Put>> puts = puts(rows, generated);
             Phase rawPhase = rawCeiling(config, rows, puts, err);
             Phase rowflowPhase = endToEnd(config, generated, err);
-            Phase jsonPhase = null;
-            if (format.equals("json")) {
-                jsonPhase = JsonBench.endToEnd(props, generated, err);
-            } else if (!format.equals("avro")) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format: '" + format
-                        + "' is neither avro nor json");
+            Map<String, Phase> formatPhases = new LinkedHashMap<>();
+            for (String format : InputBench.FORMATS) {
+                if (formats.contains(format)) {
+                    formatPhases.put(format, InputBench.endToEnd(format, props, generated, err));
+                }
             }
             double raw = rawPhase.rowsPerSecond();
             double rowflow = rowflowPhase.rowsPerSecond();
@@ -176,11 +183,17 @@ final class BenchCommand implements Callable<Integer> {
                     Math.round(rowflow / naive * 10) / 10.0, rawPhase, rowflowPhase, latencies, hotspot, memory,
                     rows.dataLayout().spec(),
                     Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"),
-                    Math.round((System.nanoTime() - benchStart) / 1e8) / 10.0, target.token(), jsonPhase,
-                    jsonPhase == null ? null : Math.round(jsonPhase.rowsPerSecond() / rowflow * 100) / 100.0);
+                    Math.round((System.nanoTime() - benchStart) / 1e8) / 10.0, target.token(), formatPhases,
+                    ratios(formatPhases, rowflow));
             print(result);
         }
         return 0;
+    }
+
+    private static Map<String, Double> ratios(Map<String, Phase> phases, double avro) {
+        Map<String, Double> ratios = new LinkedHashMap<>();
+        phases.forEach((format, phase) -> ratios.put(format, Math.round(phase.rowsPerSecond() / avro * 100) / 100.0));
+        return ratios;
     }
 
     /** The Puts of the events' rows, by table role, as the sink builds them. */
@@ -314,15 +327,15 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("| (a) raw BufferedMutator ceiling | %,.0f |%n", result.rawRowsPerSecond());
         out.printf("| (b) rowflow end to end | %,.0f |%n", result.rowflowRowsPerSecond());
         out.printf("| (c) naive Table.put per row (%,d rows) | %,.0f |%n", result.naiveRows(), result.naiveRowsPerSecond());
-        if (result.json() != null) {
-            out.printf("| (b') rowflow end to end, the same events as JSON | %,.0f |%n", result.json().rowsPerSecond());
-        }
+        result.formats().forEach((format, phase) -> out.printf("| (%s) rowflow end to end, the same events as %s | %,.0f |%n",
+                format.equals("json") ? "b'" : "b''", format, phase.rowsPerSecond()));
         out.printf("| b / a | %.2f |%n| b / c | %.1f |%n", result.ratio(), result.ratioToNaive());
-        if (result.json() != null) {
-            out.printf("| b' / b (JSON / Avro) | %.2f |%n", result.jsonToAvro());
-            out.printf("%nCPU per row, JSON b' %.1f us (Avro b %.1f us); machine busy b' %.0f%%%n",
-                    result.json().cpuMicrosPerRow(), result.rowflow().cpuMicrosPerRow(), result.json().machineBusy() * 100);
-        }
+        result.formats().forEach((format, phase) -> {
+            out.printf("| %s / b (%s / single-object Avro) | %.2f |%n", format.equals("json") ? "b'" : "b''", format,
+                    result.formatToAvro().get(format));
+            out.printf("CPU per row, %s %.1f us (single-object Avro b %.1f us); machine busy %.0f%%%n", format,
+                    phase.cpuMicrosPerRow(), result.rowflow().cpuMicrosPerRow(), phase.machineBusy() * 100);
+        });
         out.printf("%nCPU per row (this JVM: stack and client or pipeline): a %.1f us, b %.1f us; machine busy: a %.0f%%, "
                         + "b %.0f%%%n", result.raw().cpuMicrosPerRow(), result.rowflow().cpuMicrosPerRow(),
                 result.raw().machineBusy() * 100, result.rowflow().machineBusy() * 100);

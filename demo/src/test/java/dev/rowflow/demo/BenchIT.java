@@ -31,7 +31,8 @@ class BenchIT {
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
 
-        int exitCode = cli.execute("bench", "--events", "20000", "--naive-rows", "1000", "--queries", "20", "--json");
+        int exitCode = cli.execute("bench", "--events", "20000", "--naive-rows", "1000", "--queries", "20",
+                "--format", "avro,json,avro-registry", "--json");
 
         assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
         List<String> lines = out.toString().lines().toList();
@@ -44,6 +45,14 @@ class BenchIT {
         assertThat(result.get("naiveRows").asInt()).isEqualTo(1_000);
         assertThat(result.get("raw").get("cpuMicrosPerRow").asDouble()).isPositive();
         assertThat(result.get("rowflow").get("machineBusy").asDouble()).isBetween(0.0, 1.0);
+        // The same events as JSON (b') and in the registry wire format (b''), each beside single-object Avro.
+        assertThat(result.get("formats").properties()).extracting(java.util.Map.Entry::getKey)
+                .containsExactly("json", "avro-registry");
+        for (String format : List.of("json", "avro-registry")) {
+            assertThat(result.get("formats").get(format).get("rowsPerSecond").asDouble()).as(format).isPositive();
+            assertThat(result.get("formats").get(format).get("cpuMicrosPerRow").asDouble()).as(format).isPositive();
+            assertThat(result.get("formatToAvro").get(format).asDouble()).as(format).isPositive();
+        }
 
         List<String> kinds = new ArrayList<>();
         for (JsonNode query : result.get("queries")) {

@@ -1,9 +1,12 @@
 package dev.rowflow.embedded.load;
 
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -27,7 +30,10 @@ public final class RegistryWire {
         out.write(id);
         try {
             BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-            new GenericDatumWriter<GenericRecord>(record.getSchema()).write(record, encoder);
+            // A generated class's own model knows its logical-type conversions (an Instant for timestamp-millis).
+            GenericData model = record instanceof SpecificRecord ? SpecificData.getForClass(record.getClass())
+                    : GenericData.get();
+            new GenericDatumWriter<GenericRecord>(record.getSchema(), model).write(record, encoder);
             encoder.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

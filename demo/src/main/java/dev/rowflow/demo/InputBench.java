@@ -1,6 +1,8 @@
 package dev.rowflow.demo;
 
+import dev.rowflow.embedded.EmbeddedRegistry;
 import dev.rowflow.embedded.load.Offsets;
+import dev.rowflow.embedded.load.RegistryWire;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -24,44 +26,67 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
- * {@code rowflow bench --format json}'s (b'): the events of (b) written as JSON objects to a topic
- * of their own and ingested through a declared input that makes the same rows as the log
- * pipeline (its key, index and columns of {@link LogMapping}), timed the same way.
+ * {@code rowflow bench --format json,avro-registry}'s further phases: the events of (b) written in
+ * another format to a topic of their own and ingested through a declared input that makes the
+ * same rows as the log pipeline (its key, index and columns of {@link LogMapping}), timed the same
+ * way -- (b') as JSON objects, (b'') in the Schema Registry wire format, the LogEvent schema
+ * registered in a registry (Apicurio) started for the phase.
  */
-final class JsonBench {
-    private static final String TOPIC = "bench-json";
+final class InputBench {
+    static final List<String> FORMATS = List.of("json", "avro-registry");
     private static final JsonFactory JSON = new JsonFactory();
 
-    private JsonBench() {
+    private InputBench() {
     }
 
-    static BenchCommand.Phase endToEnd(Map<String, Object> benchProps, List<LogEvent> events, PrintWriter err)
-            throws Exception {
+    static BenchCommand.Phase endToEnd(String format, Map<String, Object> benchProps, List<LogEvent> events,
+                                       PrintWriter err) throws Exception {
+        if (format.equals("avro-registry")) {
+            try (EmbeddedRegistry registry = EmbeddedRegistry.launch()) {
+                int id = registry.register("bench-registry-value", LogEvent.getClassSchema());
+                Map<String, Object> props = new LinkedHashMap<>(benchProps);
+                props.put("input.benchregistry.registry.url", registry.url());
+                props.put("input.benchregistry.registry.reader.subject", "bench-registry-value");
+                return endToEnd("benchregistry", format, props, events, event -> RegistryWire.encode(id, event), err);
+            }
+        }
+        return endToEnd("benchjson", format, benchProps, events, InputBench::json, err);
+    }
+
+    private static BenchCommand.Phase endToEnd(String input, String format, Map<String, Object> benchProps,
+                                               List<LogEvent> events, Function<LogEvent, byte[]> encoding,
+                                               PrintWriter err) throws Exception {
+        String topic = "bench-" + format;
+        String group = "rowflow-bench-" + format;
         Map<String, Object> props = new LinkedHashMap<>(benchProps);
-        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "rowflow-bench-json");
+        String table = "bench_" + format.replace('-', '_');
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, group);
         props.put(RowflowConfig.PIPELINES_CONFIG, "");
-        props.put(RowflowConfig.INPUTS_CONFIG, "benchjson");
-        props.put("input.benchjson.topic", TOPIC);
-        props.put("input.benchjson.time", LogMapping.TIME_PATH);
-        props.put("input.benchjson.time.format", "epoch-ms");
-        props.put("input.benchjson.table", "bench_json_data");
-        props.put("input.benchjson.key", String.valueOf(props.get(RowflowConfig.LOG_DATA_LAYOUT_CONFIG)));
-        props.put("input.benchjson.columns", LogMapping.COLUMNS);
-        props.put("input.benchjson.indexes", "log");
-        props.put("input.benchjson.index.log.table", "bench_json_index");
-        props.put("input.benchjson.index.log.key", "hostname:text, eventType:text, timestamp:rts");
+        props.put(RowflowConfig.INPUTS_CONFIG, input);
+        String prefix = "input." + input + ".";
+        props.put(prefix + "topic", topic);
+        props.put(prefix + "format", format);
+        props.put(prefix + "time", LogMapping.TIME_PATH);
+        props.put(prefix + "time.format", "epoch-ms");
+        props.put(prefix + "table", table + "_data");
+        props.put(prefix + "key", String.valueOf(props.get(RowflowConfig.LOG_DATA_LAYOUT_CONFIG)));
+        props.put(prefix + "columns", LogMapping.COLUMNS);
+        props.put(prefix + "indexes", "log");
+        props.put(prefix + "index.log.table", table + "_index");
+        props.put(prefix + "index.log.key", "hostname:text, eventType:text, timestamp:rts");
         if (Boolean.parseBoolean(String.valueOf(props.get(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG)))) {
-            props.put("input.benchjson.summary.key", dev.rowflow.keying.log.LogSummary.LAYOUT);
-            props.put("input.benchjson.summary.table", "bench_json_summary");
+            props.put(prefix + "summary.key", dev.rowflow.keying.log.LogSummary.LAYOUT);
+            props.put(prefix + "summary.table", table + "_summary");
         }
         RowflowConfig config = new RowflowConfig(props);
         try (Admin admin = Admin.create(config.kafkaProperties())) {
-            KafkaTopics.createIfAbsent(admin, TOPIC, Optional.of(4), Duration.ofSeconds(30));
-            try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), TOPIC)) {
+            KafkaTopics.createIfAbsent(admin, topic, Optional.of(4), Duration.ofSeconds(30));
+            try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), topic)) {
                 for (LogEvent event : events) {
-                    producer.send(event.getHostname(), null, json(event));
+                    producer.send(event.getHostname(), null, encoding.apply(event));
                 }
                 producer.flush();
             }
@@ -71,7 +96,7 @@ final class JsonBench {
                 }
                 CpuMeter cpu = new CpuMeter();
                 long start = System.nanoTime();
-                while (Offsets.uncommitted(admin, "rowflow-bench-json", TOPIC) > 0) {
+                while (Offsets.uncommitted(admin, group, topic) > 0) {
                     if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(10)) {
                         throw new IllegalStateException("the pipeline did not finish within 10 minutes");
                     }
@@ -80,8 +105,8 @@ final class JsonBench {
                 double seconds = (System.nanoTime() - start) / 1e9;
                 long written = 2L * events.size();
                 CpuMeter.Usage usage = cpu.stop();
-                err.printf("rowflow JSON:        %,d rows in %.1f s, %,.0f rows/s (RUNNING -> last offset committed); "
-                        + "%.1f us CPU per row, machine %.0f%% busy%n", written, seconds, written / seconds,
+                err.printf("rowflow %-13s %,d rows in %.1f s, %,.0f rows/s (RUNNING -> last offset committed); "
+                        + "%.1f us CPU per row, machine %.0f%% busy%n", format + ":", written, seconds, written / seconds,
                         usage.microsPerRow(written), usage.machineBusy() * 100);
                 err.flush();
                 return new BenchCommand.Phase(written / seconds, usage.microsPerRow(written), usage.machineBusy());
