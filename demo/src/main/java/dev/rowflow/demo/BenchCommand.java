@@ -101,7 +101,8 @@ final class BenchCommand implements Callable<Integer> {
                        double naiveRowsPerSecond, int naiveRows, double ratio, double ratioToNaive,
                        Phase raw, Phase rowflow, List<QueryLatency.Result> queries, List<HotspotExperiment.Result> hotspot,
                        PipelineMemory.Result memory, String dataLayout, String machine, double seconds, String store,
-                       Map<String, Phase> formats, Map<String, Double> formatToAvro) {
+                       Map<String, Phase> formats, Map<String, Double> formatToAvro,
+                       Map<String, PipelineMemory.Result> formatMemory) {
     }
 
     @picocli.CommandLine.Option(names = "--summary",
@@ -156,9 +157,15 @@ final class BenchCommand implements Callable<Integer> {
             Phase rawPhase = rawCeiling(config, rows, puts, err);
             Phase rowflowPhase = endToEnd(config, generated, err);
             Map<String, Phase> formatPhases = new LinkedHashMap<>();
+            Map<String, PipelineMemory.Result> formatMemory = new LinkedHashMap<>();
             for (String format : InputBench.FORMATS) {
                 if (formats.contains(format)) {
-                    formatPhases.put(format, InputBench.endToEnd(format, props, generated, err));
+                    InputBench.Result phase = InputBench.endToEnd(format, props, generated,
+                            skipMemory ? null : stack.directory(), err);
+                    formatPhases.put(format, phase.phase());
+                    if (phase.memory() != null) {
+                        formatMemory.put(format, phase.memory());
+                    }
                 }
             }
             double raw = rawPhase.rowsPerSecond();
@@ -184,7 +191,7 @@ final class BenchCommand implements Callable<Integer> {
                     rows.dataLayout().spec(),
                     Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"),
                     Math.round((System.nanoTime() - benchStart) / 1e8) / 10.0, target.token(), formatPhases,
-                    ratios(formatPhases, rowflow));
+                    ratios(formatPhases, rowflow), formatMemory);
             print(result);
         }
         return 0;
@@ -354,6 +361,9 @@ final class BenchCommand implements Callable<Integer> {
             PipelineMemory.Result m = result.memory();
             out.printf("%npipeline in its own JVM (%s): %,.0f events/s, peak RSS %d MB, median RSS %d MB%n",
                     String.join(" ", m.jvmOptions()), m.eventsPerSecond(), m.peakRssMb(), m.medianRssMb());
+            result.formatMemory().forEach((format, f) -> out.printf("  the same events as %s: %,.0f events/s, peak RSS "
+                            + "%d MB (%.2f x single-object Avro's), median RSS %d MB%n", format, f.eventsPerSecond(),
+                    f.peakRssMb(), (double) f.peakRssMb() / m.peakRssMb(), f.medianRssMb()));
         }
         out.printf("%n%,d events, %,d rows (data + index), layout %s, store %s, %s, %.1f s in all%n", result.events(),
                 result.rows(), result.dataLayout(), result.store(), result.machine(), result.seconds());

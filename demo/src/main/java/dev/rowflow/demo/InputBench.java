@@ -20,6 +20,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,23 +43,32 @@ final class InputBench {
     private InputBench() {
     }
 
-    static BenchCommand.Phase endToEnd(String format, Map<String, Object> benchProps, List<LogEvent> events,
-                                       PrintWriter err) throws Exception {
+    /** One format's phase, and the pipeline's memory on its records where measured. */
+    record Result(BenchCommand.Phase phase, PipelineMemory.Result memory) {
+    }
+
+    /**
+     * Runs the phase of {@code format}; with {@code memoryDir}, then also {@code rowflow run} in a
+     * JVM of its own over the same records ({@link PipelineMemory}).
+     */
+    static Result endToEnd(String format, Map<String, Object> benchProps, List<LogEvent> events, Path memoryDir,
+                           PrintWriter err) throws Exception {
         if (format.equals("avro-registry")) {
             try (EmbeddedRegistry registry = EmbeddedRegistry.launch()) {
                 int id = registry.register("bench-registry-value", LogEvent.getClassSchema());
                 Map<String, Object> props = new LinkedHashMap<>(benchProps);
                 props.put("input.benchregistry.registry.url", registry.url());
                 props.put("input.benchregistry.registry.reader.subject", "bench-registry-value");
-                return endToEnd("benchregistry", format, props, events, event -> RegistryWire.encode(id, event), err);
+                return endToEnd("benchregistry", format, props, events, event -> RegistryWire.encode(id, event),
+                        memoryDir, err);
             }
         }
-        return endToEnd("benchjson", format, benchProps, events, InputBench::json, err);
+        return endToEnd("benchjson", format, benchProps, events, InputBench::json, memoryDir, err);
     }
 
-    private static BenchCommand.Phase endToEnd(String input, String format, Map<String, Object> benchProps,
-                                               List<LogEvent> events, Function<LogEvent, byte[]> encoding,
-                                               PrintWriter err) throws Exception {
+    private static Result endToEnd(String input, String format, Map<String, Object> benchProps, List<LogEvent> events,
+                                   Function<LogEvent, byte[]> encoding, Path memoryDir, PrintWriter err)
+            throws Exception {
         String topic = "bench-" + format;
         String group = "rowflow-bench-" + format;
         Map<String, Object> props = new LinkedHashMap<>(benchProps);
@@ -82,6 +92,7 @@ final class InputBench {
             props.put(prefix + "summary.table", table + "_summary");
         }
         RowflowConfig config = new RowflowConfig(props);
+        BenchCommand.Phase phase;
         try (Admin admin = Admin.create(config.kafkaProperties())) {
             KafkaTopics.createIfAbsent(admin, topic, Optional.of(4), Duration.ofSeconds(30));
             try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), topic)) {
@@ -109,9 +120,19 @@ final class InputBench {
                         + "%.1f us CPU per row, machine %.0f%% busy%n", format + ":", written, seconds, written / seconds,
                         usage.microsPerRow(written), usage.machineBusy() * 100);
                 err.flush();
-                return new BenchCommand.Phase(written / seconds, usage.microsPerRow(written), usage.machineBusy());
+                phase = new BenchCommand.Phase(written / seconds, usage.microsPerRow(written), usage.machineBusy());
             }
         }
+        if (memoryDir == null) {
+            return new Result(phase, null);
+        }
+        // The same records again, by rowflow run in a JVM of its own, into tables of its own.
+        Map<String, Object> memoryProps = new LinkedHashMap<>(props);
+        memoryProps.put(prefix + "table", table + "_memory_data");
+        memoryProps.put(prefix + "index.log.table", table + "_memory_index");
+        memoryProps.remove(prefix + "summary.key");
+        memoryProps.remove(prefix + "summary.table");
+        return new Result(phase, PipelineMemory.measure(memoryProps, topic, events.size(), memoryDir, err));
     }
 
     /** The event as a JSON object with the Avro record's field names. */

@@ -44,7 +44,7 @@ final class PipelineMemory {
     static Result measure(Map<String, Object> baseProps, String topic, long events, Path dir, PrintWriter err)
             throws Exception {
         Map<String, Object> props = new java.util.LinkedHashMap<>(baseProps);
-        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "rowflow-bench-memory");
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "rowflow-bench-memory-" + topic); // a group per topic measured
         props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "bench_memory_data");
         props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "bench_memory_index");
         props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, "bench_memory_summary");

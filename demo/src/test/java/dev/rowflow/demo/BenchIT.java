@@ -76,6 +76,12 @@ class BenchIT {
         assertThat(memory.get("events").asLong()).isEqualTo(20_000);
         assertThat(memory.get("peakRssMb").asLong()).isPositive();
         assertThat(memory.get("jvmOptions").toString()).contains("-XX:MaxRAMPercentage=50");
+        // The pipeline's memory on the same events in the other formats, for the ratio to single-object Avro's.
+        for (String format : List.of("json", "avro-registry")) {
+            JsonNode formatMemory = result.get("formatMemory").get(format);
+            assertThat(formatMemory.get("events").asLong()).as(format).isEqualTo(20_000);
+            assertThat(formatMemory.get("peakRssMb").asLong()).as(format).isPositive();
+        }
     }
 
     @Test
