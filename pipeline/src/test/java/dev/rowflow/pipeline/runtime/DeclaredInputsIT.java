@@ -1,14 +1,12 @@
 package dev.rowflow.pipeline.runtime;
 
 import dev.rowflow.embedded.load.TableRows;
-import dev.rowflow.embedded.load.Offsets;
 
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.embedded.load.TopicProducer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -120,7 +118,7 @@ class DeclaredInputsIT {
             producer.flush();
         }
 
-        run(config, "bad-json");
+        PipelineRuns.runUntilCommitted(config, "bad-json");
 
         Map<ByteBuffer, Result> rows = scan("badjson");
         assertThat(rows).hasSize(goodRecords);
@@ -184,7 +182,7 @@ class DeclaredInputsIT {
             producer.flush();
         }
 
-        run(config, "readings");
+        PipelineRuns.runUntilCommitted(config, "readings");
 
         Map<ByteBuffer, Result> rows = scan("readings");
         assertThat(rows).hasSize(200);
@@ -217,19 +215,6 @@ class DeclaredInputsIT {
         props.put(RowflowConfig.PIPELINES_CONFIG, "");
         props.put("kafka.commit.interval.ms", "500");
         return props;
-    }
-
-    private static void run(RowflowConfig config, String topic) throws Exception {
-        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
-        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
-             Admin admin = Admin.create(config.kafkaProperties())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (Offsets.uncommitted(admin, group, topic) != 0 && System.nanoTime() < deadline) {
-                assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
-                Thread.sleep(200);
-            }
-            assertThat(Offsets.uncommitted(admin, group, topic)).as("records not committed").isZero();
-        }
     }
 
     private static Map<ByteBuffer, Result> scan(String table) throws Exception {

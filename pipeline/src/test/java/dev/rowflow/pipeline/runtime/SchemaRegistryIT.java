@@ -135,7 +135,7 @@ class SchemaRegistryIT {
             producer.flush();
         }
 
-        run(config, "payments");
+        PipelineRuns.runUntilCommitted(config, "payments");
 
         Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "payments");
         assertThat(rows).hasSize(good);
@@ -180,7 +180,7 @@ class SchemaRegistryIT {
                 producer.send("k" + i % 4, null, RegistryWire.encode(first, payment(V1, i)));
             }
             producer.flush();
-            awaitCommitted(pipeline, admin, group, "refunds", 200);
+            PipelineRuns.awaitCommitted(pipeline, admin, config, "refunds", 200);
 
             // The registry goes away; records of an id rowflow has not fetched yet arrive.
             registry.stop();
@@ -197,7 +197,7 @@ class SchemaRegistryIT {
                 Thread.sleep(500);
             }
             registry.start();
-            awaitCommitted(pipeline, admin, group, "refunds", 400);
+            PipelineRuns.awaitCommitted(pipeline, admin, config, "refunds", 400);
             assertThat(deadLetters(admin, "refunds.dead-letter")).isZero();
         }
 
@@ -268,7 +268,7 @@ class SchemaRegistryIT {
             producer.flush();
         }
 
-        run(config, "readings");
+        PipelineRuns.runUntilCommitted(config, "readings");
 
         Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "readings");
         assertThat(rows).hasSize(count);
@@ -341,29 +341,6 @@ class SchemaRegistryIT {
 
     private static long deadLetters(Admin admin, String topic) throws Exception {
         return KafkaTopics.endOffsets(admin, topic).values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    private static void awaitCommitted(RowflowPipeline pipeline, Admin admin, String group, String topic, long count)
-            throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (Offsets.committed(admin, group, topic) < count && System.nanoTime() < deadline) {
-            assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
-            Thread.sleep(200);
-        }
-        assertThat(Offsets.committed(admin, group, topic)).as("records committed").isEqualTo(count);
-    }
-
-    private static void run(RowflowConfig config, String topic) throws Exception {
-        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
-        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
-             Admin admin = Admin.create(config.kafkaProperties())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (Offsets.uncommitted(admin, group, topic) != 0 && System.nanoTime() < deadline) {
-                assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
-                Thread.sleep(200);
-            }
-            assertThat(Offsets.uncommitted(admin, group, topic)).as("records not committed").isZero();
-        }
     }
 
     private static byte[] bytes(ByteBuffer buffer) {

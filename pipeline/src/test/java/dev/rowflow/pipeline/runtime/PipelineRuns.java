@@ -1,0 +1,48 @@
+package dev.rowflow.pipeline.runtime;
+
+import dev.rowflow.embedded.load.Offsets;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Runs of the production pipeline in a test: until a topic is committed, failing fast on ERROR. */
+final class PipelineRuns {
+    private PipelineRuns() {
+    }
+
+    /** Starts the pipeline, waits (at most 2 minutes) until every record of {@code topic} is committed, closes it. */
+    static void runUntilCommitted(RowflowConfig config, String topic) throws Exception {
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            awaitCommitted(pipeline, admin, config, topic, -1);
+        }
+    }
+
+    /**
+     * Waits (at most 2 minutes) until the committed offsets of {@code topic} add up to
+     * {@code count}, or to its end offsets where {@code count} is negative.
+     */
+    static void awaitCommitted(RowflowPipeline pipeline, Admin admin, RowflowConfig config, String topic, long count)
+            throws Exception {
+        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!done(admin, group, topic, count) && System.nanoTime() < deadline) {
+            assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
+            Thread.sleep(200);
+        }
+        if (count < 0) {
+            assertThat(Offsets.uncommitted(admin, group, topic)).as("records not committed").isZero();
+        } else {
+            assertThat(Offsets.committed(admin, group, topic)).as("records committed").isEqualTo(count);
+        }
+    }
+
+    private static boolean done(Admin admin, String group, String topic, long count) throws Exception {
+        return count < 0 ? Offsets.uncommitted(admin, group, topic) == 0 : Offsets.committed(admin, group, topic) >= count;
+    }
+}
