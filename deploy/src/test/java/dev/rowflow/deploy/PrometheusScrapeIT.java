@@ -159,7 +159,7 @@ class PrometheusScrapeIT {
             }
         }
         assertThat(failures).as("expressions Prometheus refused").isEmpty();
-        assertThat(expressions).hasSize(DashboardTest.expressions().size() + 7);
+        assertThat(expressions).hasSize(DashboardTest.expressions().size() + 8);
 
         // The metrics the dashboard's "why is it slow" panels read are there too.
         for (String series : List.of("rowflow_sink_flush_seconds_bucket", "rowflow_sink_bucket_rows_total",

@@ -135,6 +135,17 @@ public final class RegistryAvroFormat implements RecordFormat {
         registry.close();
     }
 
+    /**
+     * Registers the meters of input {@code input}'s registry client and
+     * {@code rowflow_registry_cached_schemas{input}}, the writer schemas held now.
+     */
+    public void bindTo(io.micrometer.core.instrument.MeterRegistry meters, String input) {
+        registry.bindTo(meters, input);
+        io.micrometer.core.instrument.Gauge.builder("rowflow.registry.cached.schemas", writers, java.util.Map::size)
+                .tag("input", input).description("Writer schemas held, by id (at most registry.cache.ids)")
+                .register(meters);
+    }
+
     private static String hex(byte[] bytes) {
         StringBuilder hex = new StringBuilder();
         for (int i = 0; i < Math.min(bytes.length, 16); i++) {

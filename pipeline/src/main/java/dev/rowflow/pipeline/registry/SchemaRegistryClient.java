@@ -53,6 +53,10 @@ public final class SchemaRegistryClient implements AutoCloseable {
     private final Duration maxBackoff;
     private volatile int preferred;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicLong fetched = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong unknown = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong failed = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * @param urls          base URLs of the registry's Confluent-compatible API, tried in order
@@ -123,41 +127,71 @@ public final class SchemaRegistryClient implements AutoCloseable {
     }
 
     private Optional<String> request(String path, String what) {
-        long backoff = 100;
         long waitingSince = 0;
-        long warned = 0;
-        while (true) {
-            Outcome outcome = once(path);
-            if (outcome.status == 200) {
-                if (waitingSince != 0) {
-                    LOG.info("schema registry answers again; {} fetched after {} s", what,
-                            (System.nanoTime() - waitingSince) / 1_000_000_000);
+        try {
+            long backoff = 100;
+            long warned = 0;
+            while (true) {
+                Outcome outcome = once(path);
+                if (outcome.status == 200) {
+                    fetched.incrementAndGet();
+                    if (waitingSince != 0) {
+                        LOG.info("schema registry answers again; {} fetched after {} s", what,
+                                (System.nanoTime() - waitingSince) / 1_000_000_000);
+                    }
+                    return Optional.of(outcome.body);
                 }
-                return Optional.of(outcome.body);
+                if (outcome.status == 404) {
+                    unknown.incrementAndGet();
+                    return Optional.empty();
+                }
+                failed.incrementAndGet();
+                long now = System.nanoTime();
+                if (waitingSince == 0) {
+                    waitingSince = now;
+                    waiting.incrementAndGet();
+                }
+                if (warned == 0 || now - warned > WARN_EVERY.toNanos()) {
+                    warned = now;
+                    LOG.warn("schema registry unavailable ({}); waiting for {} before reading on (waiting {} s so far)",
+                            outcome.why, what, (now - waitingSince) / 1_000_000_000);
+                }
+                if (closed) {
+                    throw new RegistryUnavailableException("closed while waiting for " + what + ": " + outcome.why);
+                }
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RegistryUnavailableException("interrupted while waiting for " + what);
+                }
+                backoff = Math.min(backoff * 2, maxBackoff.toMillis());
             }
-            if (outcome.status == 404) {
-                return Optional.empty();
+        } finally {
+            if (waitingSince != 0) {
+                waiting.decrementAndGet();
             }
-            long now = System.nanoTime();
-            if (waitingSince == 0) {
-                waitingSince = now;
-            }
-            if (warned == 0 || now - warned > WARN_EVERY.toNanos()) {
-                warned = now;
-                LOG.warn("schema registry unavailable ({}); waiting for {} before reading on (waiting {} s so far)",
-                        outcome.why, what, (now - waitingSince) / 1_000_000_000);
-            }
-            if (closed) {
-                throw new RegistryUnavailableException("closed while waiting for " + what + ": " + outcome.why);
-            }
-            try {
-                Thread.sleep(backoff);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RegistryUnavailableException("interrupted while waiting for " + what);
-            }
-            backoff = Math.min(backoff * 2, maxBackoff.toMillis());
         }
+    }
+
+    /**
+     * Registers the client's meters, tagged with the input: {@code rowflow_registry_requests_total
+     * {input,outcome}} (fetched, unknown for a 404, unavailable for each failed attempt) and
+     * {@code rowflow_registry_waiting_threads{input}}, the stream threads waiting for it now.
+     */
+    public void bindTo(io.micrometer.core.instrument.MeterRegistry registry, String input) {
+        for (var outcome : java.util.Map.of("fetched", fetched, "unknown", unknown, "unavailable", failed).entrySet()) {
+            io.micrometer.core.instrument.FunctionCounter.builder("rowflow.registry.requests", outcome.getValue(),
+                            java.util.concurrent.atomic.AtomicLong::doubleValue)
+                    .tags("input", input, "outcome", outcome.getKey())
+                    .description("Requests to the Schema Registry, by outcome (unavailable: each failed attempt)")
+                    .register(registry);
+        }
+        io.micrometer.core.instrument.Gauge.builder("rowflow.registry.waiting.threads", waiting,
+                        java.util.concurrent.atomic.AtomicInteger::doubleValue)
+                .tag("input", input)
+                .description("Stream threads waiting for an unavailable Schema Registry now (their records wait too)")
+                .register(registry);
     }
 
     /** One request, every URL tried from the preferred one on; the last answer or failure. */

@@ -157,6 +157,9 @@ public final class RowflowPipeline implements AutoCloseable {
                             input.key(InputConfig.TOPIC), input.topic(), "no such topic"));
                     RecordFormat format = input.format();
                     formats.add(format);
+                    if (format instanceof dev.rowflow.pipeline.registry.RegistryAvroFormat registryFormat) {
+                        registryFormat.bindTo(registry, input.name());
+                    }
                     InputTopology.addTo(builder, input.name(), input.topic(), format, input.mapping(format, uids),
                             config.timestampPolicy(), sinks, flushBeforeCommit);
                 }

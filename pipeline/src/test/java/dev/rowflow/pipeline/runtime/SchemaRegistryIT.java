@@ -173,7 +173,9 @@ class SchemaRegistryIT {
         createTopic(config, "refunds");
         String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
 
-        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        boolean sawWaiting = false;
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, meters);
              Admin admin = Admin.create(config.kafkaProperties());
              TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "refunds")) {
             for (int i = 0; i < 200; i++) {
@@ -194,11 +196,20 @@ class SchemaRegistryIT {
                 assertThat(deadLetters(admin, "refunds.dead-letter")).as("records set aside during the outage").isZero();
                 // The stream thread waits on the first record it cannot read: nothing after it is committed.
                 assertThat(Offsets.committed(admin, group, "refunds")).as("committed during the outage").isEqualTo(200);
+                sawWaiting |= meters.get("rowflow.registry.waiting.threads").tag("input", "refunds").gauge().value() == 1;
                 Thread.sleep(500);
             }
             registry.start();
             PipelineRuns.awaitCommitted(pipeline, admin, config, "refunds", 400);
             assertThat(deadLetters(admin, "refunds.dead-letter")).isZero();
+            // What the dashboard and the alert read: a thread was seen waiting, and no longer is.
+            assertThat(sawWaiting).as("rowflow_registry_waiting_threads was 1 during the outage").isTrue();
+            assertThat(meters.get("rowflow.registry.waiting.threads").tag("input", "refunds").gauge().value()).isZero();
+            assertThat(meters.get("rowflow.registry.requests").tags("input", "refunds", "outcome", "fetched")
+                    .functionCounter().count()).as("each writer schema fetched once").isEqualTo(2);
+            assertThat(meters.get("rowflow.registry.requests").tags("input", "refunds", "outcome", "unavailable")
+                    .functionCounter().count()).isPositive();
+            assertThat(meters.get("rowflow.registry.cached.schemas").tag("input", "refunds").gauge().value()).isEqualTo(2);
         }
 
         Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "refunds");
@@ -225,8 +236,8 @@ class SchemaRegistryIT {
         Schema v3 = SchemaBuilder.record("Reading").namespace("com.example").fields()
                 .requiredString("sensor").requiredLong("ts").requiredDouble("value")
                 .name("site").type().stringType().stringDefault("plant-1").endRecord();
-        int[] ids = {registry.register("readings-value", v1), registry.register("readings-value", v2),
-                registry.register("readings-value", v3)};
+        int[] ids = {registry.register("gauges-value", v1), registry.register("gauges-value", v2),
+                registry.register("gauges-value", v3)};
         // The reader renames the key field (sensor -> device, by alias) and keeps unit optional.
         java.nio.file.Path reader = dir.resolve("reading.avsc");
         java.nio.file.Files.writeString(reader, """
@@ -237,16 +248,16 @@ class SchemaRegistryIT {
                   {"name": "unit", "type": ["null", "string"], "default": null},
                   {"name": "site", "type": "string", "default": "plant-1"}]}
                 """);
-        Map<String, String> props = base("registry-readings", "readings");
-        props.put("input.readings.registry.reader.schema", reader.toString());
-        props.put("input.readings.time", "ts");
-        props.put("input.readings.key", "device:text, ts:rts");
-        props.put("input.readings.columns", "value=v, unit=u, site=s");
+        Map<String, String> props = base("registry-gauges", "gauges");
+        props.put("input.gauges.registry.reader.schema", reader.toString());
+        props.put("input.gauges.time", "ts");
+        props.put("input.gauges.key", "device:text, ts:rts");
+        props.put("input.gauges.columns", "value=v, unit=u, site=s");
         RowflowConfig config = new RowflowConfig(props);
-        createTopic(config, "readings");
+        createTopic(config, "gauges");
 
         int count = 300;
-        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "readings")) {
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "gauges")) {
             for (int i = 0; i < count; i++) {
                 int version = i % 3;
                 Schema schema = version == 0 ? v1 : version == 1 ? v2 : v3;
@@ -268,9 +279,9 @@ class SchemaRegistryIT {
             producer.flush();
         }
 
-        PipelineRuns.runUntilCommitted(config, "readings");
+        PipelineRuns.runUntilCommitted(config, "gauges");
 
-        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "readings");
+        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "gauges");
         assertThat(rows).hasSize(count);
         RowKeyLayout key = RowKeyLayout.parse("device:text, ts:rts", null);
         for (int i = 0; i < count; i++) {
