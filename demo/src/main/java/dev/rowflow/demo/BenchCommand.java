@@ -88,6 +88,14 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--skip-memory", description = "Do not run the pipeline in its own JVM to measure its memory.")
     boolean skipMemory;
 
+    @Option(names = "--external", description = "Kafka, HBase, the raw client and rowflow run each in a JVM of its "
+            + "own (the writers with the Helm chart's JVM options), --rounds rounds in rotated order; prints per "
+            + "writer the medians of rows/s, CPU per row and peak RSS, and rowflow's ratios to the raw client.")
+    boolean external;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "Rounds of --external (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
     /**
      * One throughput phase: rows/s, the CPU this JVM (stack included) spent per row, and how busy
      * the whole machine was. With the machine near 100% busy in both, b / a is about the inverse
@@ -127,6 +135,10 @@ final class BenchCommand implements Callable<Integer> {
         if (target == Store.BIGTABLE && EmbeddedBigtable.findEmulator().isEmpty()) {
             err.println("rowflow bench: --store bigtable: " + EmbeddedBigtable.HOW_TO_GET_IT);
             return 2;
+        }
+        if (external) {
+            printExternal(ExternalBench.run(events, rounds, err));
+            return 0;
         }
         err.println("rowflow bench: starting the embedded stack ...");
         err.flush();
@@ -219,7 +231,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** Tables like the pipeline's, under another prefix, created empty. */
-    private static Map<TableRole, TableDefinition> tablesLike(RowflowConfig config, LogEventRows rows, String prefix,
+    static Map<TableRole, TableDefinition> tablesLike(RowflowConfig config, LogEventRows rows, String prefix,
                                                               Connection connection) throws Exception {
         Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
         config.logTables(rows).forEach((role, table) -> tables.put(role, new TableDefinition(
@@ -321,6 +333,26 @@ final class BenchCommand implements Callable<Integer> {
                 return new Phase(rowsPerSecond, usage.microsPerRow(written), usage.machineBusy());
             }
         }
+    }
+
+    private void printExternal(ExternalBench.Result result) throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(new ObjectMapper().writeValueAsString(result));
+            out.flush();
+            return;
+        }
+        out.printf("%n| writer (own JVM) | rows/s | steady rows/s | CPU-s | CPU us/row | peak RSS MB | machine busy |%n"
+                + "|---|---|---|---|---|---|---|%n");
+        result.medians().forEach((writer, run) -> out.printf("| %s | %,.0f | %,.0f | %.1f | %.1f | %d | %.0f%% |%n",
+                writer.equals("raw") ? "raw BufferedMutator client, " + ExternalBench.RAW_THREADS + " threads"
+                        : "rowflow run, default configuration", run.rowsPerSecond(), run.steadyRowsPerSecond(),
+                run.cpuSeconds(), run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100));
+        out.printf("| rowflow / raw | %.2f | %.2f | | %.2f | | |%n", result.rowsRatio(), result.steadyRatio(),
+                result.cpuRatio());
+        out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%n",
+                result.rounds(), result.events(), 2L * result.events(), String.join(" ", result.jvmOptions()));
+        out.flush();
     }
 
     private void print(BenchResult result) throws Exception {

@@ -8,14 +8,12 @@ import org.apache.kafka.clients.admin.Admin;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 
 /**
@@ -57,7 +55,7 @@ final class PipelineMemory {
                 "-XX:MaxRAMPercentage=" + MAX_RAM_PERCENTAGE, "-XX:+ExitOnOutOfMemoryError");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(addOpens());
+        command.addAll(ChildJvm.moduleFlags());
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.rowflow.pipeline.cli.Rowflow",
                 "run", "--config", config.toString()));
@@ -123,36 +121,5 @@ final class PipelineMemory {
             }
         }
         throw new IOException("no " + field + " in /proc/" + pid + "/status");
-    }
-
-    /**
-     * The module flags this JVM runs with, for the child: the jar manifest's {@code Add-Opens} and
-     * {@code Add-Exports} (they only apply to {@code java -jar}, and the child is started with
-     * {@code -cp}) and any {@code --add-opens}/{@code --add-exports} given on this JVM's command line
-     * (a test's argLine).
-     */
-    private static List<String> addOpens() throws IOException, URISyntaxException {
-        java.util.Set<String> flags = new java.util.LinkedHashSet<>();
-        Path jar = Path.of(PipelineMemory.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        if (Files.isRegularFile(jar)) {
-            try (JarFile file = new JarFile(jar.toFile())) {
-                var attributes = file.getManifest().getMainAttributes();
-                for (String kind : List.of("Add-Opens", "Add-Exports")) {
-                    String modules = attributes.getValue(kind);
-                    if (modules != null) {
-                        for (String module : modules.trim().split("\\s+")) {
-                            flags.add("--" + kind.toLowerCase() + "=" + module + "=ALL-UNNAMED");
-                        }
-                    }
-                }
-            }
-        }
-        for (String argument : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (argument.startsWith("--add-opens") || argument.startsWith("--add-exports")) {
-                flags.add(argument);
-            }
-        }
-        flags.add("-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true");
-        return new ArrayList<>(flags);
     }
 }

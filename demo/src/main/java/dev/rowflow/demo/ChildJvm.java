@@ -1,0 +1,165 @@
+package dev.rowflow.demo;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarFile;
+
+/**
+ * A main class of this classpath in a JVM of its own -- a server of the stack, a writer under
+ * measurement -- and what /proc says of it: CPU time and peak resident set size.
+ */
+final class ChildJvm implements AutoCloseable {
+    /** Clock ticks per second of /proc/PID/stat's times (USER_HZ, 100 on Linux). */
+    private static final double TICKS = 100.0;
+
+    /** Lines of a child's output that carry a message to its parent (the rest is only logged). */
+    private static final List<String> MESSAGES = List.of("READY", "RESULT");
+
+    private final Process process;
+    private final String name;
+    private final java.util.concurrent.BlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
+
+    private ChildJvm(Process process, String name, Path log) {
+        this.process = process;
+        this.name = name;
+        // Its output is read to the end, always: a child whose pipe fills up stops.
+        Thread reader = new Thread(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8));
+                 java.io.Writer file = log == null ? java.io.Writer.nullWriter()
+                         : Files.newBufferedWriter(log, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                         java.nio.file.StandardOpenOption.APPEND)) {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    file.write(line);
+                    file.write('\n');
+                    for (String message : MESSAGES) {
+                        if (line.startsWith(message)) {
+                            messages.add(line);
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // the child is gone
+            } finally {
+                messages.add("");
+            }
+        }, name + "-output");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Starts {@code mainClass} with {@code args}; its output (both streams) goes to {@code log}, if given. */
+    static ChildJvm start(String name, List<String> jvmOptions, String mainClass, List<String> args, Path log)
+            throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(moduleFlags());
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(args);
+        return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), name, log);
+    }
+
+    Process process() {
+        return process;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** The next message line of its output starting with {@code prefix} (READY, RESULT), without the prefix. */
+    String awaitLine(String prefix) throws IOException, InterruptedException {
+        while (true) {
+            String line = messages.poll(10, java.util.concurrent.TimeUnit.MINUTES);
+            if (line == null || line.isEmpty()) {
+                messages.add("");
+                throw new IOException(name + " ended (or said nothing for 10 minutes) without a line starting with "
+                        + prefix);
+            }
+            if (line.startsWith(prefix)) {
+                return line.substring(prefix.length()).trim();
+            }
+        }
+    }
+
+    /** User plus system CPU seconds it has used so far. */
+    double cpuSeconds() throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid()), "stat"));
+        // Fields after the command name (which is in parentheses and may hold spaces).
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS;
+    }
+
+    /** Its peak resident set size so far, in MB (VmHWM). */
+    long peakRssMb() throws IOException {
+        return statusKb("VmHWM:") >> 10;
+    }
+
+    private long statusKb(String field) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
+            if (line.startsWith(field)) {
+                return Long.parseLong(line.replaceAll("\\D", ""));
+            }
+        }
+        throw new IOException("no " + field + " in /proc/" + pid() + "/status");
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        try {
+            process.getOutputStream().close(); // a ServerProcess ends when its input does
+        } catch (IOException e) {
+            // it is going anyway
+        }
+        process.destroy();
+        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+
+    /**
+     * The module flags this JVM runs with, for the child: the jar manifest's {@code Add-Opens} and
+     * {@code Add-Exports} (they only apply to {@code java -jar}, and the child is started with
+     * {@code -cp}) and any {@code --add-opens}/{@code --add-exports} given on this JVM's command line
+     * (a test's argLine).
+     */
+    static List<String> moduleFlags() throws IOException {
+        java.util.Set<String> flags = new java.util.LinkedHashSet<>();
+        Path jar;
+        try {
+            jar = Path.of(ChildJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IOException(e);
+        }
+        if (Files.isRegularFile(jar)) {
+            try (JarFile file = new JarFile(jar.toFile())) {
+                var attributes = file.getManifest().getMainAttributes();
+                for (String kind : List.of("Add-Opens", "Add-Exports")) {
+                    String modules = attributes.getValue(kind);
+                    if (modules != null) {
+                        for (String module : modules.trim().split("\\s+")) {
+                            flags.add("--" + kind.toLowerCase() + "=" + module + "=ALL-UNNAMED");
+                        }
+                    }
+                }
+            }
+        }
+        for (String argument : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (argument.startsWith("--add-opens") || argument.startsWith("--add-exports")) {
+                flags.add(argument);
+            }
+        }
+        flags.add("-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true");
+        return new ArrayList<>(flags);
+    }
+}

@@ -1,0 +1,110 @@
+package dev.rowflow.demo;
+
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.events.LogEvent;
+import dev.rowflow.keying.Cell;
+import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.log.LogEventRows;
+import dev.rowflow.pipeline.config.ConfigSources;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.runtime.RowflowPipeline;
+import dev.rowflow.sinks.hbase.TableDefinition;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Put;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The raw client of {@code rowflow bench --external}, in a JVM of its own: the rows rowflow makes
+ * of the bench's events (same keying, same tables' layouts, under a prefix of its own) written by
+ * {@code threads} threads through one {@link BufferedMutator} per table -- what a hand-written
+ * HBase client does, without Kafka. The events are generated before the clock starts.
+ * <pre>
+ * java -cp ... dev.rowflow.demo.RawWriter CONFIG EVENTS START_MS THREADS TABLE_PREFIX
+ * </pre>
+ * prints {@code RESULT rows=... seconds=... cpuSeconds=... peakRssMb=...}: CPU and time of the
+ * writing alone.
+ */
+public final class RawWriter {
+    private RawWriter() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        RowflowConfig config = new RowflowConfig(ConfigSources.load(Path.of(args[0]), Map.of()));
+        int events = Integer.parseInt(args[1]);
+        long start = Long.parseLong(args[2]);
+        int threads = Integer.parseInt(args[3]);
+        LogEventRows rows = config.logEventRows(null);
+        List<LogEvent> generated = ExternalBench.events(events, start);
+        try (Connection connection = RowflowPipeline.connect(config)) {
+            Map<TableRole, TableDefinition> tables = BenchCommand.tablesLike(config, rows, args[4], connection);
+            Map<TableRole, BufferedMutator> mutators = new HashMap<>();
+            for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
+                mutators.put(table.getKey(), connection.getBufferedMutator(table.getValue().name()));
+            }
+            double cpu0 = cpuSeconds();
+            long t0 = System.nanoTime();
+            long[] written = new long[threads];
+            List<Thread> workers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int slice = t;
+                Thread worker = new Thread(() -> {
+                    try {
+                        for (int i = slice; i < generated.size(); i += threads) {
+                            for (Row row : rows.rowsOf(generated.get(i))) {
+                                Put put = new Put(row.key(), row.timestamp());
+                                for (Cell cell : row.cells()) {
+                                    put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
+                                }
+                                mutators.get(row.table()).mutate(put);
+                                written[slice]++;
+                            }
+                        }
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }, "raw-writer-" + t);
+                worker.start();
+                workers.add(worker);
+            }
+            for (Thread worker : workers) {
+                worker.join();
+            }
+            for (BufferedMutator mutator : mutators.values()) {
+                mutator.flush();
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            double cpu = cpuSeconds() - cpu0;
+            for (BufferedMutator mutator : mutators.values()) {
+                mutator.close();
+            }
+            long total = java.util.Arrays.stream(written).sum();
+            System.out.printf("RESULT rows=%d seconds=%.3f cpuSeconds=%.3f peakRssMb=%d%n", total, seconds, cpu,
+                    peakRssMb());
+            System.out.flush();
+        }
+        System.exit(0);
+    }
+
+    private static double cpuSeconds() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() / 1e9 : 0;
+    }
+
+    private static long peakRssMb() throws java.io.IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) >> 10;
+            }
+        }
+        return 0;
+    }
+}
