@@ -134,7 +134,8 @@ otherwise leave a live process that ingests nothing), the krb5.conf with Kerbero
 user's options, which come last and so win.
 */}}
 {{- define "rowflow.javaToolOptions" -}}
-{{- $opts := list (printf "-XX:MaxRAMPercentage=%.1f" (float64 .Values.jvm.maxRamPercentage)) "-XX:+ExitOnOutOfMemoryError" }}
+{{- $gc := dict "serial" "-XX:+UseSerialGC" "parallel" "-XX:+UseParallelGC" "g1" "-XX:+UseG1GC" }}
+{{- $opts := list (printf "-XX:MaxRAMPercentage=%.1f" (float64 .Values.jvm.maxRamPercentage)) (get $gc .Values.jvm.gc) "-XX:+ExitOnOutOfMemoryError" }}
 {{- if and .Values.hbase.kerberos.enabled .Values.hbase.kerberos.krb5ConfigMap }}
 {{- $opts = append $opts (printf "-Djava.security.krb5.conf=%s/%s" (include "rowflow.krb5Dir" .) .Values.hbase.kerberos.krb5ConfigKey) }}
 {{- end }}

@@ -93,6 +93,14 @@ final class BenchCommand implements Callable<Integer> {
             + "writer the medians of rows/s, CPU per row and peak RSS, and rowflow's ratios to the raw client.")
     boolean external;
 
+    @Option(names = "--jfr", description = "With --external: one more rowflow pass recorded with JFR; prints its "
+            + "stream threads' time per stage (poll, deserialize, keying, mutate, flush, commit) and the hottest methods.")
+    boolean jfr;
+
+    @Option(names = "--writer-jvm-options", paramLabel = "OPTIONS", description = "With --external: the JVM options "
+            + "of both writers, in one argument (default: the Helm chart's, with -XX:MaxRAM for the pod's limit).")
+    String writerJvmOptions;
+
     @Option(names = "--rounds", defaultValue = "3", description = "Rounds of --external (default: ${DEFAULT-VALUE}).")
     int rounds;
 
@@ -137,7 +145,8 @@ final class BenchCommand implements Callable<Integer> {
             return 2;
         }
         if (external) {
-            printExternal(ExternalBench.run(events, rounds, err));
+            printExternal(ExternalBench.run(events, rounds, jfr, writerJvmOptions == null ? List.of()
+                    : List.of(writerJvmOptions.trim().split("\\s+")), err));
             return 0;
         }
         err.println("rowflow bench: starting the embedded stack ...");
@@ -342,16 +351,34 @@ final class BenchCommand implements Callable<Integer> {
             out.flush();
             return;
         }
-        out.printf("%n| writer (own JVM) | rows/s | steady rows/s | CPU-s | CPU us/row | peak RSS MB | machine busy |%n"
-                + "|---|---|---|---|---|---|---|%n");
-        result.medians().forEach((writer, run) -> out.printf("| %s | %,.0f | %,.0f | %.1f | %.1f | %d | %.0f%% |%n",
+        out.printf("%n| writer (own JVM) | rows/s | steady rows/s | CPU-s | CPU us/row | peak RSS MB | machine busy "
+                + "| durable after s |%n|---|---|---|---|---|---|---|---|%n");
+        result.medians().forEach((writer, run) -> out.printf("| %s | %,.0f | %,.0f | %.1f | %.1f | %d | %.0f%% | %.1f |%n",
                 writer.equals("raw") ? "raw BufferedMutator client, " + ExternalBench.RAW_THREADS + " threads"
                         : "rowflow run, default configuration", run.rowsPerSecond(), run.steadyRowsPerSecond(),
-                run.cpuSeconds(), run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100));
-        out.printf("| rowflow / raw | %.2f | %.2f | | %.2f | | |%n", result.rowsRatio(), result.steadyRatio(),
+                run.cpuSeconds(), run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100,
+                run.durableSeconds()));
+        out.printf("| rowflow / raw | %.2f | %.2f | | %.2f | | | |%n", result.rowsRatio(), result.steadyRatio(),
                 result.cpuRatio());
+        VisibilityLatency.Result latency = result.latency();
+        out.printf("%nrowflow event-to-visible latency at %,.0f events/s (80%% of its rate) for %.0f s: %d probes, "
+                        + "p50 %.0f ms, p99 %.0f ms, max %.0f ms%n", latency.eventsPerSecond(), latency.seconds(),
+                latency.probes(), latency.p50Millis(), latency.p99Millis(), latency.maxMillis());
         out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%n",
                 result.rounds(), result.events(), 2L * result.events(), String.join(" ", result.jvmOptions()));
+        JfrProfile.Result profile = result.profile();
+        if (profile != null) {
+            out.printf("%nJFR of one more rowflow pass (%s, %.0f s recorded, %d stream thread(s)): stream threads' time%n"
+                    + "%n| stage | running s | waiting s | share |%n|---|---|---|---|%n", profile.recording(),
+                    profile.seconds(), profile.streamThreads());
+            for (String stage : JfrProfile.STAGES) {
+                out.printf("| %s | %.2f | %.2f | %.1f%% |%n", stage, profile.runningSeconds().get(stage),
+                        profile.waitingSeconds().get(stage), profile.sharePercent().get(stage));
+            }
+            out.printf("%nhottest methods, whole process (share of CPU samples): %s%n",
+                    String.join(", ", profile.hottestMethods()));
+            out.printf("hottest methods, stream threads: %s%n", String.join(", ", profile.hottestStreamThreadMethods()));
+        }
         out.flush();
     }
 

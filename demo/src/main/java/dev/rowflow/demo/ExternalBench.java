@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * {@code rowflow bench --external}: Kafka and HBase each in a JVM of its own
@@ -34,20 +35,24 @@ final class ExternalBench {
     static final String TOPIC = "bench-external";
     static final int PARTITIONS = 4;
     static final int RAW_THREADS = 2;
+    /** How long events are produced at a steady rate for the latency figures. */
+    static final int LATENCY_SECONDS = 20;
 
-    /** One writer's figures in one round. */
     /**
-     * One writer's figures in one round: rows/s from its first record read to its last row durable
-     * (rowflow: at the commit after it), steady rows/s while it works through the records (rowflow:
-     * first to last record processed), CPU over the first span.
+     * One writer's figures in one round: rows/s from its first record read to its last row
+     * readable (acknowledged by HBase), steady rows/s while it works through the records (rowflow:
+     * first to last record processed), CPU over the first span; rowflow's rows are durable (the
+     * offsets committed after them) {@code durableSeconds} after its first record.
      */
     record Run(String writer, int round, long rows, double seconds, double rowsPerSecond, double steadyRowsPerSecond,
-               double cpuSeconds, double cpuMicrosPerRow, long peakRssMb, double machineBusy, long dataRows) {
+               double cpuSeconds, double cpuMicrosPerRow, long peakRssMb, double machineBusy, long dataRows,
+               double durableSeconds) {
     }
 
-    /** Medians per writer, and the ratios the targets are stated in. */
+    /** Medians per writer, the ratios the targets are stated in, latency and the JFR profile. */
     record Result(int events, int rounds, List<String> jvmOptions, List<Run> runs, Map<String, Run> medians,
-                  double rowsRatio, double steadyRatio, double cpuRatio) {
+                  double rowsRatio, double steadyRatio, double cpuRatio, VisibilityLatency.Result latency,
+                  JfrProfile.Result profile) {
     }
 
     private ExternalBench() {
@@ -63,12 +68,17 @@ final class ExternalBench {
         return events;
     }
 
-    static Result run(int events, int rounds, PrintWriter err) throws Exception {
+    /**
+     * @param jfr              whether to add one more rowflow pass, not measured, recorded with JFR
+     *                         ({@code settings=profile}) and read by {@link JfrProfile}
+     * @param writerJvmOptions the writers' JVM options; empty for the Helm chart's
+     */
+    static Result run(int events, int rounds, boolean jfr, List<String> writerJvmOptions, PrintWriter err)
+            throws Exception {
         Path dir = Files.createTempDirectory("rowflow-bench-external-");
         Files.createDirectories(dir.resolve("kafka"));
         Files.createDirectories(dir.resolve("hbase"));
-        List<String> jvmOptions = List.of("-XX:MaxRAM=" + PipelineMemory.POD_MEMORY_LIMIT_MB + "m",
-                "-XX:MaxRAMPercentage=" + PipelineMemory.MAX_RAM_PERCENTAGE, "-XX:+ExitOnOutOfMemoryError");
+        List<String> jvmOptions = writerJvmOptions.isEmpty() ? PipelineMemory.chartJvmOptions() : writerJvmOptions;
         err.println("bench --external: starting Kafka and HBase, each in a JVM of its own ...");
         err.flush();
         try (ChildJvm kafka = ChildJvm.start("kafka", List.of("-Xmx768m"), "dev.rowflow.embedded.ServerProcess",
@@ -105,9 +115,10 @@ final class ExternalBench {
                                 : rowflow(base, admin, events, round, jvmOptions, dir, err);
                         runs.add(run);
                         err.printf("  round %d %-8s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
-                                        + "(%.1f us/row), peak RSS %d MB, machine %.0f%% busy%n", round, writer, run.rows(),
-                                run.seconds(), run.rowsPerSecond(), run.steadyRowsPerSecond(), run.cpuSeconds(),
-                                run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100);
+                                        + "(%.1f us/row), peak RSS %d MB, machine %.0f%% busy, durable after %.1f s%n",
+                                round, writer, run.rows(), run.seconds(), run.rowsPerSecond(), run.steadyRowsPerSecond(),
+                                run.cpuSeconds(), run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100,
+                                run.durableSeconds());
                         err.flush();
                     }
                 }
@@ -117,10 +128,29 @@ final class ExternalBench {
                 }
                 Run raw = medians.get("raw");
                 Run rowflow = medians.get("rowflow");
+                // At 80 % of the rate rowflow reached: the latency a user sees below saturation.
+                double latencyRate = 0.8 * rowflow.rowsPerSecond() / 2;
+                VisibilityLatency.Result latency = latency(base, admin, latencyRate, LATENCY_SECONDS,
+                        Math.min(events, 50_000), jvmOptions, dir, err);
+                err.printf("  latency at %,.0f events/s: %d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
+                        latency.eventsPerSecond(), latency.probes(), latency.p50Millis(), latency.p99Millis(),
+                        latency.maxMillis());
+                err.printf("    by when produced: %s%n", String.join("; ", latency.byWindow()));
+                err.flush();
+                JfrProfile.Result profile = null;
+                if (jfr) {
+                    Path recording = dir.resolve("rowflow.jfr");
+                    List<String> recorded = new ArrayList<>(jvmOptions);
+                    recorded.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + recording);
+                    err.println("bench --external: one more rowflow pass, recorded with JFR ...");
+                    err.flush();
+                    rowflow(base, admin, events, rounds + 1, recorded, dir, err);
+                    profile = JfrProfile.read(recording);
+                }
                 return new Result(events, rounds, jvmOptions, runs, medians,
                         round2(rowflow.rowsPerSecond() / raw.rowsPerSecond()),
                         round2(rowflow.steadyRowsPerSecond() / raw.steadyRowsPerSecond()),
-                        round2(rowflow.cpuMicrosPerRow() / raw.cpuMicrosPerRow()));
+                        round2(rowflow.cpuMicrosPerRow() / raw.cpuMicrosPerRow()), latency, profile);
             }
         }
     }
@@ -138,89 +168,167 @@ final class ExternalBench {
             double seconds = Double.parseDouble(result.get("seconds"));
             double cpu = Double.parseDouble(result.get("cpuSeconds"));
             return new Run("raw", round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
-                    Long.parseLong(result.get("peakRssMb")), busy, dataRows(base, "raw" + round + "_log_data"));
+                    Long.parseLong(result.get("peakRssMb")), busy, dataRows(base, "raw" + round + "_log_data"), seconds);
+        }
+    }
+
+    /** A {@code rowflow run} in a JVM of its own, on its own group and tables, and its /metrics. */
+    private record RowflowJvm(ChildJvm jvm, String group, String dataTable, java.net.URI metrics, Path log)
+            implements AutoCloseable {
+        static RowflowJvm start(Map<String, Object> base, String name, String topic, List<String> jvmOptions, Path dir)
+                throws IOException {
+            Map<String, Object> props = new LinkedHashMap<>(base);
+            String group = "bench-external-" + name;
+            int metricsPort = freePort();
+            props.put(RowflowConfig.LOGS_TOPIC_CONFIG, topic);
+            props.put(RowflowConfig.APPLICATION_ID_CONFIG, group);
+            props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "rowflow" + name + "_data");
+            props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "rowflow" + name + "_index");
+            props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, "rowflow" + name + "_summary");
+            props.put(RowflowConfig.METRICS_PORT_CONFIG, Integer.toString(metricsPort));
+            Path config = write(dir.resolve("rowflow-" + name + ".properties"), props);
+            Path log = dir.resolve("rowflow-" + name + ".log");
+            ChildJvm jvm = ChildJvm.start("rowflow run", jvmOptions, "dev.rowflow.pipeline.cli.Rowflow",
+                    List.of("run", "--config", config.toString()), log);
+            return new RowflowJvm(jvm, group, "rowflow" + name + "_data",
+                    // Only the series the bench reads: rendering all of Kafka's metrics costs the process CPU.
+                    java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics?" + Stream.of(
+                            "kafka_stream_thread_process_total", "rowflow_sink_sent_rows_total", "rowflow_sink_rows_total")
+                            .map(metric -> "name%5B%5D=" + metric).collect(Collectors.joining("&"))), log);
+        }
+
+        /** Throws if it exited or {@code deadline} (System.nanoTime) passed. */
+        void check(long deadline, String waitingFor) {
+            if (!jvm.process().isAlive()) {
+                throw new IllegalStateException("rowflow run exited with " + jvm.process().exitValue() + "; its log: "
+                        + log);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("rowflow run: no " + waitingFor + " within the time given; its log: " + log);
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            jvm.close();
         }
     }
 
     private static Run rowflow(Map<String, Object> base, Admin admin, int events, int round, List<String> jvmOptions,
                                Path dir, PrintWriter err) throws Exception {
-        Map<String, Object> props = new LinkedHashMap<>(base);
-        String group = "bench-external-" + round;
-        int metricsPort = freePort();
-        props.put(RowflowConfig.APPLICATION_ID_CONFIG, group);
-        props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "rowflow" + round + "_data");
-        props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "rowflow" + round + "_index");
-        props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, "rowflow" + round + "_summary");
-        props.put(RowflowConfig.METRICS_PORT_CONFIG, Integer.toString(metricsPort));
-        Path config = write(dir.resolve("rowflow-" + round + ".properties"), props);
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        java.net.URI metrics = java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics");
         long rows = 2L * events;
-        try (ChildJvm rowflow = ChildJvm.start("rowflow run", jvmOptions, "dev.rowflow.pipeline.cli.Rowflow",
-                List.of("run", "--config", config.toString()), dir.resolve("rowflow-" + round + ".log"))) {
+        try (RowflowJvm rowflow = RowflowJvm.start(base, Integer.toString(round), TOPIC, jvmOptions, dir)) {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             long t0 = 0;
             long t1 = 0;
+            long visible = 0;
             double cpu0 = 0;
+            double cpu = 0;
+            long peak = 0;
+            double busy = 0;
             CpuMeter machine = null;
             while (true) {
-                if (!rowflow.process().isAlive()) {
-                    throw new IllegalStateException("rowflow run exited with " + rowflow.process().exitValue()
-                            + "; its log: " + dir.resolve("rowflow-" + round + ".log"));
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("rowflow run did not finish within 10 minutes");
-                }
-                // From its /metrics: records its stream threads processed, and rows made durable
-                // (rowflow_sink_rows_total counts after the flush at a commit).
-                long[] progress = progress(http, metrics);
-                long consumed = progress[0];
-                long durable = progress[1];
-                if (t0 == 0 && consumed > 0) {
+                rowflow.check(deadline, "commit of every row");
+                // From its /metrics: records its stream threads processed, rows sent and acknowledged
+                // (readable), and rows made durable (counted after the flush at a commit).
+                Progress progress = progress(http, rowflow.metrics());
+                if (t0 == 0 && progress.consumed() > 0) {
                     // Its first records: from here it works, past start-up and the group's join.
                     t0 = System.nanoTime();
-                    cpu0 = rowflow.cpuSeconds();
+                    cpu0 = rowflow.jvm().cpuSeconds();
                     machine = new CpuMeter();
                 }
-                if (t0 != 0 && t1 == 0 && consumed >= events) {
+                if (t0 != 0 && t1 == 0 && progress.consumed() >= events) {
                     t1 = System.nanoTime();
                 }
-                if (durable >= rows) {
-                    double seconds = (System.nanoTime() - t0) / 1e9;
-                    double steadySeconds = ((t1 == 0 ? System.nanoTime() : t1) - t0) / 1e9;
-                    double cpu = rowflow.cpuSeconds() - cpu0;
-                    long peak = rowflow.peakRssMb();
-                    double busy = machine.stop().machineBusy();
-                    awaitCommitted(admin, group, events);
-                    return new Run("rowflow", round, rows, seconds, rows / seconds, rows / steadySeconds, cpu,
-                            round1(cpu * 1e6 / rows), peak, busy, dataRows(base, "rowflow" + round + "_data"));
+                if (t0 != 0 && visible == 0 && progress.sent() >= rows) {
+                    visible = System.nanoTime();
+                    cpu = rowflow.jvm().cpuSeconds() - cpu0;
+                    peak = rowflow.jvm().peakRssMb();
+                    busy = machine.stop().machineBusy();
                 }
-                Thread.sleep(20);
+                if (visible != 0 && progress.durable() >= rows) {
+                    long durable = System.nanoTime();
+                    double seconds = (visible - t0) / 1e9;
+                    double steadySeconds = ((t1 == 0 ? visible : t1) - t0) / 1e9;
+                    awaitCommitted(admin, rowflow.group(), events);
+                    return new Run("rowflow", round, rows, seconds, rows / seconds, rows / steadySeconds, cpu,
+                            round1(cpu * 1e6 / rows), peak, busy, dataRows(base, rowflow.dataTable()),
+                            round1((durable - t0) / 1e9));
+                }
+                Thread.sleep(50);
             }
         }
     }
 
     /**
-     * {records its stream threads processed, rows made durable} from its /metrics, or zeros before
-     * it answers.
+     * Event-to-visible latency of a rowflow run that has caught up: a warm-up backlog first (its
+     * JIT warm, its group joined), then events at {@code eventsPerSecond} for about
+     * {@code seconds}, a sample of them probed until readable ({@link VisibilityLatency}).
      */
-    private static long[] progress(java.net.http.HttpClient http, java.net.URI metrics) throws InterruptedException {
+    private static VisibilityLatency.Result latency(Map<String, Object> base, Admin admin, double eventsPerSecond,
+                                                    int seconds, int warmUp, List<String> jvmOptions, Path dir,
+                                                    PrintWriter err) throws Exception {
+        String topic = TOPIC + "-latency";
+        KafkaTopics.createIfAbsent(admin, topic, Optional.of(PARTITIONS), Duration.ofSeconds(60));
+        RowflowConfig config = new RowflowConfig(base);
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        LogEventGenerator generator = new LogEventGenerator(9, 200, System.currentTimeMillis());
+        try (RowflowJvm rowflow = RowflowJvm.start(base, "latency", topic, jvmOptions, dir);
+             LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic)) {
+            for (int i = 0; i < warmUp; i++) {
+                producer.send(generator.next());
+            }
+            producer.flush();
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            while (progress(http, rowflow.metrics()).sent() < 2L * warmUp) {
+                rowflow.check(deadline, "rows of the warm-up");
+                Thread.sleep(100);
+            }
+            err.printf("bench --external: latency at %,.0f events/s (%,.0f rows/s) for %d s ...%n", eventsPerSecond,
+                    2 * eventsPerSecond, seconds);
+            err.flush();
+            Map<String, Object> tables = new LinkedHashMap<>(base);
+            tables.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, rowflow.dataTable());
+            try (org.apache.hadoop.hbase.client.Connection connection =
+                         dev.rowflow.pipeline.runtime.RowflowPipeline.connect(config);
+                 org.apache.hadoop.hbase.client.Table table = connection.getTable(
+                         org.apache.hadoop.hbase.TableName.valueOf(rowflow.dataTable()))) {
+                return VisibilityLatency.measure(producer, generator, config.logEventRows(null), table,
+                        (long) (eventsPerSecond * seconds), eventsPerSecond, Duration.ofMinutes(1));
+            }
+        }
+    }
+
+    /** What a rowflow run's /metrics says of its progress (zeros before it answers). */
+    private record Progress(long consumed, long sent, long durable) {
+    }
+
+    private static Progress progress(java.net.http.HttpClient http, java.net.URI metrics) throws InterruptedException {
         try {
             String text = http.send(java.net.http.HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString()).body();
             long consumed = 0;
+            long sent = 0;
             long durable = 0;
             for (String line : text.split("\n")) {
                 if (line.startsWith("kafka_stream_thread_process_total{")) {
-                    consumed += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                    consumed += value(line);
+                } else if (line.startsWith("rowflow_sink_sent_rows_total{")) {
+                    sent += value(line);
                 } else if (line.startsWith("rowflow_sink_rows_total{")) {
-                    durable += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                    durable += value(line);
                 }
             }
-            return new long[] {consumed, durable};
+            return new Progress(consumed, sent, durable);
         } catch (IOException notYet) {
-            return new long[] {0, 0};
+            return new Progress(0, 0, 0);
         }
+    }
+
+    private static long value(String line) {
+        return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
     }
 
     /** Waits until the group has committed every event (the rows are durable already). */
@@ -248,9 +356,11 @@ final class ExternalBench {
         List<Double> cpu = runs.stream().map(Run::cpuMicrosPerRow).sorted().toList();
         List<Long> rss = runs.stream().map(Run::peakRssMb).sorted().toList();
         List<Double> steady = runs.stream().map(Run::steadyRowsPerSecond).sorted().toList();
+        List<Double> durable = runs.stream().map(Run::durableSeconds).sorted().toList();
+        // Peak RSS: the largest of the rounds, not the middle one.
         return new Run(writer, 0, middle.rows(), middle.seconds(), middle.rowsPerSecond(),
-                steady.get((steady.size() - 1) / 2), middle.cpuSeconds(), cpu.get((cpu.size() - 1) / 2), rss.get(rss.size() - 1), middle.machineBusy(),
-                middle.dataRows());
+                steady.get((steady.size() - 1) / 2), middle.cpuSeconds(), cpu.get((cpu.size() - 1) / 2),
+                rss.get(rss.size() - 1), middle.machineBusy(), middle.dataRows(), durable.get((durable.size() - 1) / 2));
     }
 
     /** Rows of a writer's data table: every event's row must be there, once. */

@@ -23,9 +23,18 @@ import java.util.stream.Collectors;
  * while it works through a backlog as fast as it can.
  */
 final class PipelineMemory {
-    /** The chart's defaults (helm/rowflow/values.yaml): resources.limits.memory and jvm.maxRamPercentage. */
+    /** The chart's defaults (helm/rowflow/values.yaml): resources.limits.memory, jvm.maxRamPercentage, jvm.gc. */
     static final long POD_MEMORY_LIMIT_MB = 768;
     static final int MAX_RAM_PERCENTAGE = 50;
+
+    /**
+     * The JVM options of the Helm chart's defaults (its {@code JAVA_TOOL_OPTIONS}), with
+     * {@code -XX:MaxRAM} standing in for the pod's memory limit.
+     */
+    static List<String> chartJvmOptions() {
+        return List.of("-XX:MaxRAM=" + POD_MEMORY_LIMIT_MB + "m", "-XX:MaxRAMPercentage=" + MAX_RAM_PERCENTAGE,
+                "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError");
+    }
 
     /** What the run showed. */
     record Result(List<String> jvmOptions, long events, double seconds, double eventsPerSecond, long peakRssMb,
@@ -51,8 +60,7 @@ final class PipelineMemory {
         Files.writeString(config, props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining("\n")));
 
-        List<String> jvmOptions = List.of("-XX:MaxRAM=" + POD_MEMORY_LIMIT_MB + "m",
-                "-XX:MaxRAMPercentage=" + MAX_RAM_PERCENTAGE, "-XX:+ExitOnOutOfMemoryError");
+        List<String> jvmOptions = chartJvmOptions();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ChildJvm.moduleFlags());

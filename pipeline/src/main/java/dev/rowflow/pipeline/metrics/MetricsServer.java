@@ -14,10 +14,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * HTTP endpoints for Kubernetes and Prometheus: {@code /metrics} (Prometheus text format),
+ * HTTP endpoints for Kubernetes and Prometheus: {@code /metrics} (Prometheus text format; only
+ * the metrics named by {@code name[]} parameters if there are any),
  * {@code /healthz} (200 while the process serves) and {@code /readyz} (200 when the pipeline says
  * it is ready, 503 otherwise).
  */
@@ -45,8 +47,11 @@ public final class MetricsServer implements AutoCloseable {
 
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
         MetricsServer metrics = new MetricsServer(registry, gcMetrics, server);
-        server.createContext("/metrics", exchange -> respond(exchange, 200,
-                "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+        server.createContext("/metrics", exchange -> {
+            java.util.Set<String> names = namesAsked(exchange.getRequestURI().getRawQuery());
+            respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", names.isEmpty() ? registry.scrape()
+                    : registry.scrape("text/plain; version=0.0.4; charset=utf-8", names));
+        });
         server.createContext("/healthz", exchange -> respond(exchange, 200, "text/plain", "ok\n"));
         server.createContext("/readyz", exchange -> {
             boolean isReady = metrics.ready.getAsBoolean();
@@ -75,6 +80,32 @@ public final class MetricsServer implements AutoCloseable {
         server.stop(0);
         gcMetrics.close();
         registry.close();
+    }
+
+    /**
+     * The metric names of {@code name[]=...} parameters, as Prometheus' own client takes them (a
+     * series name such as {@code x_total} stands for its metric {@code x}): a poller that wants a
+     * few series does not pay for rendering all of Kafka's.
+     */
+    static java.util.Set<String> namesAsked(String query) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        if (query == null) {
+            return names;
+        }
+        for (String parameter : query.split("&")) {
+            int eq = parameter.indexOf('=');
+            if (eq > 0 && java.net.URLDecoder.decode(parameter.substring(0, eq), StandardCharsets.UTF_8).equals("name[]")) {
+                String name = java.net.URLDecoder.decode(parameter.substring(eq + 1), StandardCharsets.UTF_8);
+                names.add(name);
+                // A series' name as it is exported (a counter's _total) asks for its metric.
+                for (String suffix : List.of("_total", "_count", "_sum", "_bucket", "_max")) {
+                    if (name.endsWith(suffix)) {
+                        names.add(name.substring(0, name.length() - suffix.length()));
+                    }
+                }
+            }
+        }
+        return names;
     }
 
     private static void respond(HttpExchange exchange, int status, String contentType, String body)

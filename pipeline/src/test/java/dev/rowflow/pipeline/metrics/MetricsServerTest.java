@@ -31,6 +31,22 @@ class MetricsServerTest {
         }
     }
 
+    @Test
+    void shouldServeOnlyTheMetricsNamedByNameParameters() throws Exception {
+        try (MetricsServer server = MetricsServer.start(0)) {
+            server.registry().counter("rowflow.sink.sent.rows", "table", "t").increment(7);
+            server.registry().counter("rowflow.sink.rows", "table", "t").increment(3);
+
+            String body = get(server, "/metrics?name[]=rowflow_sink_sent_rows_total&name%5B%5D=jvm_threads_live_threads")
+                    .body();
+
+            assertThat(body).contains("rowflow_sink_sent_rows_total{table=\"t\"} 7.0", "jvm_threads_live_threads ")
+                    .doesNotContain("rowflow_sink_rows_total", "jvm_memory_used_bytes");
+            assertThat(get(server, "/metrics?other=1").body()).contains("rowflow_sink_rows_total{table=\"t\"} 3.0",
+                    "jvm_memory_used_bytes");
+        }
+    }
+
     private HttpResponse<String> get(MetricsServer server, String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
                 HttpResponse.BodyHandlers.ofString());

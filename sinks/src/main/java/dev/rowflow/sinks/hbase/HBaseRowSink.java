@@ -32,15 +32,25 @@ import java.util.concurrent.atomic.AtomicReference;
  * first failure, and the next {@link #write} or {@link #flush()} throws it: a failed send is never
  * swallowed, and the flush that would have marked those rows durable fails instead.
  *
- * <p><b>Periodic sending is the sink's own, not HBase's.</b> {@code BufferedMutator.flush()} waits
- * only for the rows it takes from the buffer itself: while HBase's periodic-flush timer has rows
- * on their way, a concurrent {@code flush()} finds the buffer empty and returns before they are
- * written. The commit would then advance offsets past rows HBase does not have. So HBase's timer
- * is always off, and the sink's sender thread and {@link #flush()} take the same lock: a flush
- * returns only after every row written before it has been acknowledged (or its failure is thrown).
+ * <p><b>Sending overlaps writing.</b> Each table has a sender thread that sends the buffer while
+ * the stream thread goes on filling it: when half of {@code writeBufferBytes} is waiting, or when
+ * {@code periodicFlushMillis} has passed since its last send began. The stream thread itself sends
+ * (and waits) only when the whole write buffer is full before the sender took it, which is the
+ * back pressure that bounds memory when HBase is slow. Without the sender, every full buffer
+ * would stop the stream thread for a round trip to the region servers.
+ *
+ * <p><b>Sending is the sink's own, not HBase's timer.</b> {@code BufferedMutator.flush()} waits
+ * only for the rows it takes from the buffer itself: while another thread has rows on their way, a
+ * concurrent {@code flush()} finds the buffer empty and returns before they are written. The
+ * commit would then advance offsets past rows HBase does not have. So HBase's periodic flush is
+ * always off, and a table's sender and {@link #flush()} take the same lock: a flush returns only
+ * after every row written before it has been acknowledged (or its failure is thrown). Rows the
+ * stream thread sends itself are acknowledged before its {@code write} returns.
  */
 public final class HBaseRowSink implements RowSink {
     private final Map<TableRole, BufferedMutator> mutators = new java.util.TreeMap<>();
+    /** The sender of each table, if sending is on ({@code periodicFlushMillis > 0}). */
+    private final Map<TableRole, TableSender> senders = new java.util.HashMap<>();
     private final Map<TableRole, Long> cellTtlMillis = new java.util.TreeMap<>();
     private final int maxKeyValueSize;
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
@@ -52,9 +62,6 @@ public final class HBaseRowSink implements RowSink {
     private final Map<TableRole, long[]> pendingBucketRows = new java.util.HashMap<>();
     private final io.micrometer.core.instrument.Gauge bufferedBytes;
     private volatile long unflushedBytes;
-    /** Held while rows are on their way: by the periodic sender and by {@link #flush()}. */
-    private final Object sending = new Object();
-    private final java.util.concurrent.ScheduledExecutorService sender;
 
     public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings)
             throws IOException {
@@ -88,45 +95,136 @@ public final class HBaseRowSink implements RowSink {
                 }
                 // Off even if hbase-site.xml sets it: see the class comment.
                 params.setWriteBufferPeriodicFlushTimeoutMs(0);
-                mutators.put(table.getKey(), connection.getBufferedMutator(params));
+                BufferedMutator mutator = connection.getBufferedMutator(params);
+                mutators.put(role, mutator);
+                if (settings.periodicFlushMillis() > 0) {
+                    long wakeBytes = (settings.writeBufferBytes() > 0 ? settings.writeBufferBytes()
+                            : mutator.getWriteBufferSize()) / 2;
+                    TableSender sender = new TableSender(role, mutator, wakeBytes,
+                            settings.periodicFlushMillis(), "rowflow-sink-sender-" + Thread.currentThread().getName()
+                            + "-" + table.getValue().name().getNameAsString());
+                    senders.put(role, sender);
+                    sender.start();
+                }
             }
         } catch (IOException | RuntimeException e) {
             closeQuietly(e);
             throw e;
         }
-        this.sender = settings.periodicFlushMillis() > 0 ? startSender(settings.periodicFlushMillis()) : null;
         this.bufferedBytes = io.micrometer.core.instrument.Gauge.builder("rowflow.sink.unflushed.bytes", this,
                         HBaseRowSink::bufferedBytes)
                 .tag("thread", Thread.currentThread().getName())
                 .description("Bytes written to the sink since its last flush returned (at most a commit interval of rows)").register(metrics.registry());
     }
 
-    private java.util.concurrent.ScheduledExecutorService startSender(long periodMillis) {
-        String name = "rowflow-sink-sender-" + Thread.currentThread().getName();
-        java.util.concurrent.ScheduledExecutorService executor =
-                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
-                    Thread thread = new Thread(runnable, name);
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        executor.scheduleWithFixedDelay(this::sendBuffered, periodMillis, periodMillis,
-                java.util.concurrent.TimeUnit.MILLISECONDS);
-        return executor;
-    }
-
     /**
-     * Sends what the buffers hold so rows do not wait for the commit. A failure reaches the
-     * listener and so the next write or flush.
+     * One table's sender: sends what the stream thread wrote while it goes on writing (see the
+     * class comment). The stream thread only adds to {@link #writtenBytes}, with release
+     * semantics, and wakes the sender when half a buffer waits.
      */
-    private void sendBuffered() {
-        synchronized (sending) {
-            for (BufferedMutator mutator : mutators.values()) {
+    private final class TableSender extends Thread {
+        private final TableRole role;
+        private final BufferedMutator mutator;
+        private final long wakeBytes;
+        private final long periodNanos;
+        /** Held while rows are on their way: by this sender and by {@link HBaseRowSink#flush()}. */
+        private final Object sending = new Object();
+        /** Estimated bytes of the rows written so far (the stream thread's, single writer). */
+        private final java.util.concurrent.atomic.AtomicLong writtenBytes = new java.util.concurrent.atomic.AtomicLong();
+        /** Rows written so far (the stream thread's, single writer). */
+        private final java.util.concurrent.atomic.AtomicLong writtenRows = new java.util.concurrent.atomic.AtomicLong();
+        /** Of those, sent and acknowledged; under {@link #sending}. */
+        private long sentRows;
+        /** The bytes written before the last send that succeeded: what the stream thread compares with. */
+        private volatile long sentBytes;
+        /** Set by the stream thread when it wakes the sender, cleared by the send it woke. */
+        private volatile boolean waking;
+        private volatile boolean stopped;
+
+        TableSender(TableRole role, BufferedMutator mutator, long wakeBytes, long periodMillis, String name) {
+            super(name);
+            setDaemon(true);
+            this.role = role;
+            this.mutator = mutator;
+            this.wakeBytes = Math.max(1, wakeBytes);
+            this.periodNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(periodMillis);
+        }
+
+        /** Counts a row the stream thread gave the mutator; wakes the sender at half a buffer. */
+        void written(long bytes) {
+            long written = writtenBytes.get() + bytes;
+            writtenBytes.lazySet(written);
+            writtenRows.lazySet(writtenRows.get() + 1);
+            if (written - sentBytes >= wakeBytes && !waking) {
+                waking = true;
+                java.util.concurrent.locks.LockSupport.unpark(this);
+            }
+        }
+
+        @Override
+        public void run() {
+            long lastSend = System.nanoTime();
+            while (!stopped) {
+                long wait = lastSend + periodNanos - System.nanoTime();
+                if (wait > 0 && writtenBytes.get() - sentBytes < wakeBytes) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(this, wait);
+                    continue;
+                }
+                // Measured from the start of the send, so no row waits more than a period for the next one.
+                lastSend = System.nanoTime();
+                send();
+            }
+        }
+
+        /**
+         * Sends every row written so far and waits for them. A failure reaches the listener and
+         * so the next write or flush; until then nothing more is counted as sent.
+         */
+        void send() {
+            synchronized (sending) {
+                long bytes = writtenBytes.get();
+                long rows = writtenRows.get();
+                waking = false;
+                if (rows == sentRows) {
+                    sentBytes = bytes;
+                    return;
+                }
                 try {
                     mutator.flush();
                 } catch (IOException | RuntimeException e) {
                     // The listener has the send failures; anything else shows again at the commit's flush.
                     return;
                 }
+                if (failure.get() == null) {
+                    metrics.rowsSent(role, rows - sentRows);
+                    sentRows = rows;
+                    sentBytes = bytes;
+                }
+            }
+        }
+
+        /** The commit's flush: waits for a send in progress, then sends the rest and waits for it. */
+        void flushAll() throws IOException {
+            synchronized (sending) {
+                long bytes = writtenBytes.get();
+                long rows = writtenRows.get();
+                mutator.flush();
+                if (failure.get() == null && rows > sentRows) {
+                    metrics.rowsSent(role, rows - sentRows);
+                    sentRows = rows;
+                    sentBytes = bytes;
+                }
+            }
+        }
+
+        void stopSending() {
+            stopped = true;
+            java.util.concurrent.locks.LockSupport.unpark(this);
+            try {
+                // A send in progress finishes (or fails into the listener) before the mutators close.
+                join(java.util.concurrent.TimeUnit.MINUTES.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
@@ -165,7 +263,12 @@ public final class HBaseRowSink implements RowSink {
         }
         Put put = toPut(row, cellTtlMillis.get(row.table()));
         mutator.mutate(put);
-        unflushedBytes += put.heapSize();
+        long bytes = estimatedHeapSize(row);
+        unflushedBytes += bytes;
+        TableSender sender = senders.get(row.table());
+        if (sender != null) {
+            sender.written(bytes);
+        }
         pendingRows.get(row.table())[0]++;
         long[] buckets = pendingBucketRows.get(row.table());
         if (buckets != null && (row.key()[0] & 0xFF) < buckets.length) {
@@ -184,9 +287,12 @@ public final class HBaseRowSink implements RowSink {
         long start = System.nanoTime();
         boolean flushed = false;
         try {
-            synchronized (sending) {
-                for (BufferedMutator mutator : mutators.values()) {
-                    mutator.flush();
+            for (Map.Entry<TableRole, BufferedMutator> table : mutators.entrySet()) {
+                TableSender sender = senders.get(table.getKey());
+                if (sender != null) {
+                    sender.flushAll();
+                } else {
+                    table.getValue().flush();
                 }
             }
             throwIfFailed();
@@ -273,15 +379,22 @@ public final class HBaseRowSink implements RowSink {
     }
 
     private void stopSender() {
-        if (sender != null) {
-            sender.shutdown();
-            try {
-                // A send in progress finishes (or fails into the listener) before the mutators close.
-                sender.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        senders.values().forEach(TableSender::stopSending);
+    }
+
+    /**
+     * About the heap a row's Put takes, without walking the Put's family map as
+     * {@code Put.heapSize()} does (the mutator does that once already): a fixed cost per Put and
+     * per cell, plus the bytes of each cell as a KeyValue.
+     */
+    static long estimatedHeapSize(Row row) {
+        long bytes = 160;
+        int keyLength = row.key().length;
+        for (Cell cell : row.cells()) {
+            bytes += 72 + KeyValue.getKeyValueDataStructureSize(keyLength, cell.family().length,
+                    cell.qualifier().length, cell.value().length);
         }
+        return bytes;
     }
 
     private void closeQuietly(Exception cause) {

@@ -12,6 +12,8 @@ import java.util.Map;
 /**
  * The meters of the HBase sinks, shared by every sink of a process (one per stream thread).
  * Prometheus names: {@code rowflow_sink_rows_total{table}} rows made durable,
+ * {@code rowflow_sink_sent_rows_total{table}} rows acknowledged by HBase before the commit (visible,
+ * not yet durable in the sense that a crash would write them again),
  * {@code rowflow_sink_bucket_rows_total{table,bucket}} the same per salt bucket of a
  * {@code bucket(N)} layout (a hot bucket shows as a share above 1/N),
  * {@code rowflow_sink_failed_mutations_total{table}} mutations HBase refused after the client's
@@ -26,6 +28,7 @@ import java.util.Map;
 public final class SinkMetrics {
     private final MeterRegistry registry;
     private final Map<TableRole, Counter> rows = new java.util.TreeMap<>();
+    private final Map<TableRole, Counter> sent = new java.util.TreeMap<>();
     private final Map<TableRole, Counter> failed = new java.util.TreeMap<>();
     private final Map<TableRole, Counter> counterUpdates = new java.util.TreeMap<>();
     private final Map<TableRole, Counter[]> bucketRows = new java.util.TreeMap<>();
@@ -37,6 +40,9 @@ public final class SinkMetrics {
             String name = table.getValue().name().getNameAsString();
             rows.put(table.getKey(), Counter.builder("rowflow.sink.rows").tag("table", name)
                     .description("Rows written to HBase and flushed").register(registry));
+            sent.put(table.getKey(), Counter.builder("rowflow.sink.sent.rows").tag("table", name)
+                    .description("Rows sent to HBase and acknowledged, readable from then on; rows counts them "
+                            + "again at the commit that makes them durable").register(registry));
             failed.put(table.getKey(), Counter.builder("rowflow.sink.failed.mutations").tag("table", name)
                     .description("Mutations HBase refused after the client's retries").register(registry));
             counterUpdates.put(table.getKey(), Counter.builder("rowflow.sink.counter.updates").tag("table", name)
@@ -71,6 +77,10 @@ public final class SinkMetrics {
 
     void rowsFlushed(TableRole table, long count) {
         rows.get(table).increment(count);
+    }
+
+    void rowsSent(TableRole table, long count) {
+        sent.get(table).increment(count);
     }
 
     /** Counts the rows of each bucket; {@code perBucket} is indexed by the bucket byte. */

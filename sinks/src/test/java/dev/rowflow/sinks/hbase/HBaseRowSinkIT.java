@@ -183,6 +183,73 @@ class HBaseRowSinkIT {
         }
     }
 
+    /**
+     * Sending overlaps writing: from half a buffer the table's sender sends, and while the region
+     * server holds that batch the writing thread goes on buffering rows instead of waiting for it.
+     * Rows are counted as sent once acknowledged, and every row is there after the flush.
+     */
+    @Test
+    void shouldSendHalfAFullBufferWhileTheWriterGoesOn() throws Exception {
+        TableDefinition table = new TableDefinition(TableName.valueOf("sink_overlap"), FAMILY, FamilySettings.DEFAULT,
+                RowKeyLayout.parse("hostname:text", null));
+        try (Admin admin = connection.getAdmin()) {
+            new TableAdmin(admin).createOrCheck(table);
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(store.capabilities().coprocessors(),
+                "holds writes on the server with a coprocessor, which store " + store.token() + " has not");
+        stack.hbase().injectWriteFaults(table.name());
+        WriteFaults.hold(table.name());
+        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        Map<TableRole, TableDefinition> tables = Map.of(TableRole.LOG_DATA, table);
+        java.util.concurrent.ExecutorService writer = java.util.concurrent.Executors.newSingleThreadExecutor();
+        // A period far longer than the test: only the half-full buffer wakes the sender.
+        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(256 * 1024, 600_000),
+                new SinkMetrics(registry, tables))) {
+            long halfBuffer = 128 * 1024;
+            int first = 0;
+            for (long bytes = 0; bytes < halfBuffer; first++) {
+                Row row = row(first);
+                bytes += HBaseRowSink.estimatedHeapSize(row);
+                writer.submit(() -> {
+                    sink.write(row);
+                    return null;
+                }).get(10, TimeUnit.SECONDS);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (WriteFaults.batches(table.name()) == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(WriteFaults.batches(table.name())).as("the sender sent half a buffer").isPositive();
+
+            // The batch is held on the server; the next rows are buffered, not waiting for it.
+            int written = first;
+            writer.submit(() -> {
+                for (int i = written; i < written + 100; i++) {
+                    sink.write(row(i));
+                }
+                return null;
+            }).get(10, TimeUnit.SECONDS);
+            var sent = registry.get("rowflow.sink.sent.rows").counter();
+            assertThat(sent.count()).as("nothing is acknowledged while the server holds the batch").isZero();
+
+            WriteFaults.release(table.name());
+            writer.submit(() -> {
+                sink.flush();
+                return null;
+            }).get(30, TimeUnit.SECONDS);
+            assertThat(rows(table.name())).isEqualTo(first + 100);
+            assertThat(sent.count()).isEqualTo(first + 100);
+        } finally {
+            WriteFaults.release(table.name());
+            writer.shutdownNow();
+        }
+    }
+
+    private static Row row(int i) {
+        return new Row(TableRole.LOG_DATA, Bytes.toBytes("host-" + i), 1_000,
+                List.of(new Cell(FAMILY, Bytes.toBytes("m"), Bytes.toBytes("message " + i))));
+    }
+
     private long rows(TableName name) throws Exception {
         long rows = 0;
         try (Table t = connection.getTable(name);
