@@ -146,15 +146,7 @@ class HBaseRowSinkIT {
      */
     @Test
     void shouldReturnFromFlushOnlyWhenRowsSentInTheBackgroundAreWritten() throws Exception {
-        TableDefinition table = new TableDefinition(TableName.valueOf("sink_periodic"), FAMILY, FamilySettings.DEFAULT,
-                RowKeyLayout.parse("hostname:text", null));
-        try (Admin admin = connection.getAdmin()) {
-            new TableAdmin(admin).createOrCheck(table);
-        }
-        org.junit.jupiter.api.Assumptions.assumeTrue(store.capabilities().coprocessors(),
-                "holds writes on the server with a coprocessor, which store " + store.token() + " has not");
-        stack.hbase().injectWriteFaults(table.name());
-        WriteFaults.hold(table.name());
+        TableDefinition table = tableHoldingWrites("sink_periodic");
         java.util.concurrent.ExecutorService committer = java.util.concurrent.Executors.newSingleThreadExecutor();
         try (HBaseRowSink sink = new HBaseRowSink(connection, Map.of(TableRole.LOG_DATA, table), new SinkSettings(0, 50))) {
             for (int i = 0; i < 100; i++) {
@@ -190,15 +182,7 @@ class HBaseRowSinkIT {
      */
     @Test
     void shouldSendHalfAFullBufferWhileTheWriterGoesOn() throws Exception {
-        TableDefinition table = new TableDefinition(TableName.valueOf("sink_overlap"), FAMILY, FamilySettings.DEFAULT,
-                RowKeyLayout.parse("hostname:text", null));
-        try (Admin admin = connection.getAdmin()) {
-            new TableAdmin(admin).createOrCheck(table);
-        }
-        org.junit.jupiter.api.Assumptions.assumeTrue(store.capabilities().coprocessors(),
-                "holds writes on the server with a coprocessor, which store " + store.token() + " has not");
-        stack.hbase().injectWriteFaults(table.name());
-        WriteFaults.hold(table.name());
+        TableDefinition table = tableHoldingWrites("sink_overlap");
         var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         Map<TableRole, TableDefinition> tables = Map.of(TableRole.LOG_DATA, table);
         java.util.concurrent.ExecutorService writer = java.util.concurrent.Executors.newSingleThreadExecutor();
@@ -243,6 +227,20 @@ class HBaseRowSinkIT {
             WriteFaults.release(table.name());
             writer.shutdownNow();
         }
+    }
+
+    /** A new table whose writes the region server holds until {@code WriteFaults.release}. */
+    private TableDefinition tableHoldingWrites(String name) throws Exception {
+        TableDefinition table = new TableDefinition(TableName.valueOf(name), FAMILY, FamilySettings.DEFAULT,
+                RowKeyLayout.parse("hostname:text", null));
+        try (Admin admin = connection.getAdmin()) {
+            new TableAdmin(admin).createOrCheck(table);
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(store.capabilities().coprocessors(),
+                "holds writes on the server with a coprocessor, which store " + store.token() + " has not");
+        stack.hbase().injectWriteFaults(table.name());
+        WriteFaults.hold(table.name());
+        return table;
     }
 
     private static Row row(int i) {
