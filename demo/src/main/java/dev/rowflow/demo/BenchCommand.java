@@ -82,7 +82,8 @@ final class BenchCommand implements Callable<Integer> {
             split = ",", description = "avro: (b) reads the events as single-object Avro; json: also (b') the same "
                     + "events as JSON, avro-registry: also (b'') in the Schema Registry wire format (a registry is "
                     + "started), each through a declared input that makes the same rows, in the same run; a list "
-                    + "runs several (default: ${DEFAULT-VALUE}).")
+                    + "runs several; with --external, json adds a rowflow writer reading the events as JSON "
+                    + "(default: ${DEFAULT-VALUE}).")
     List<String> formats;
 
     @Option(names = "--skip-memory", description = "Do not run the pipeline in its own JVM to measure its memory.")
@@ -145,7 +146,16 @@ final class BenchCommand implements Callable<Integer> {
             return 2;
         }
         if (external) {
-            printExternal(ExternalBench.run(events, rounds, jfr, writerJvmOptions == null ? List.of()
+            for (String format : formats) {
+                if (!ExternalBench.FORMATS.contains(format)) {
+                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format: '" + format
+                            + "' is not one of " + String.join(", ", ExternalBench.FORMATS) + " with --external");
+                }
+            }
+            // As without --external: rowflow always reads the Avro events; json adds a writer.
+            List<String> read = ExternalBench.FORMATS.stream()
+                    .filter(format -> format.equals("avro") || formats.contains(format)).toList();
+            printExternal(ExternalBench.run(events, rounds, read, jfr, writerJvmOptions == null ? List.of()
                     : List.of(writerJvmOptions.trim().split("\\s+")), err));
             return 0;
         }
@@ -355,13 +365,13 @@ final class BenchCommand implements Callable<Integer> {
                 + "| durable after s |%n|---|---|---|---|---|---|---|---|%n");
         result.medians().forEach((writer, run) -> out.printf("| %s | %,.0f | %,.0f | %.1f | %.1f | %d | %.0f%% | %.1f |%n",
                 writer.equals("raw") ? "raw BufferedMutator client, " + ExternalBench.RAW_THREADS + " threads"
-                        : "rowflow run, default configuration", run.rowsPerSecond(), run.steadyRowsPerSecond(),
-                run.cpuSeconds(), run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100,
-                run.durableSeconds()));
-        out.printf("| rowflow / raw | %.2f | %.2f | | %.2f | | | |%n", result.rowsRatio(), result.steadyRatio(),
-                result.cpuRatio());
+                        : "rowflow run, default configuration, " + writer.substring("rowflow-".length()) + " input",
+                run.rowsPerSecond(), run.steadyRowsPerSecond(), run.cpuSeconds(), run.cpuMicrosPerRow(),
+                run.peakRssMb(), run.machineBusy() * 100, run.durableSeconds()));
+        result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | |%n", writer,
+                ratios.rows(), ratios.steady(), ratios.cpu()));
         VisibilityLatency.Result latency = result.latency();
-        out.printf("%nrowflow event-to-visible latency at %,.0f events/s (80%% of its rate) for %.0f s: %d probes, "
+        out.printf("%nrowflow event-to-visible latency (Avro input) at %,.0f events/s (80%% of its rate) for %.0f s: %d probes, "
                         + "p50 %.0f ms, p99 %.0f ms, max %.0f ms%n", latency.eventsPerSecond(), latency.seconds(),
                 latency.probes(), latency.p50Millis(), latency.p99Millis(), latency.maxMillis());
         out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%n",

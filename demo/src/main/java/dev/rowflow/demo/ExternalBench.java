@@ -2,6 +2,7 @@ package dev.rowflow.demo;
 
 import dev.rowflow.embedded.load.LogEventGenerator;
 import dev.rowflow.embedded.load.LogEventProducer;
+import dev.rowflow.embedded.load.TopicProducer;
 import dev.rowflow.embedded.load.Offsets;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.pipeline.config.RowflowConfig;
@@ -49,11 +50,21 @@ final class ExternalBench {
                double durableSeconds) {
     }
 
-    /** Medians per writer, the ratios the targets are stated in, latency and the JFR profile. */
-    record Result(int events, int rounds, List<String> jvmOptions, List<Run> runs, Map<String, Run> medians,
-                  double rowsRatio, double steadyRatio, double cpuRatio, VisibilityLatency.Result latency,
-                  JfrProfile.Result profile) {
+    /** A rowflow writer's medians over the raw client's: rows/s, steady rows/s, CPU per row. */
+    record Ratios(double rows, double steady, double cpu) {
     }
+
+    /**
+     * Medians per writer ({@code raw}, and {@code rowflow-avro} and/or {@code rowflow-json}), each
+     * rowflow writer's ratios to the raw client (the targets are stated in them), latency (Avro
+     * input) and the JFR profile.
+     */
+    record Result(int events, int rounds, List<String> jvmOptions, List<Run> runs, Map<String, Run> medians,
+                  Map<String, Ratios> ratios, VisibilityLatency.Result latency, JfrProfile.Result profile) {
+    }
+
+    /** The formats rowflow reads in this bench: the log pipeline's Avro, and JSON through a declared input. */
+    static final List<String> FORMATS = List.of("avro", "json");
 
     private ExternalBench() {
     }
@@ -69,12 +80,14 @@ final class ExternalBench {
     }
 
     /**
+     * @param formats          the formats rowflow reads, a writer each: {@code avro} (the log
+     *                         pipeline) and {@code json} (a declared input making the same rows)
      * @param jfr              whether to add one more rowflow pass, not measured, recorded with JFR
      *                         ({@code settings=profile}) and read by {@link JfrProfile}
      * @param writerJvmOptions the writers' JVM options; empty for the Helm chart's
      */
-    static Result run(int events, int rounds, boolean jfr, List<String> writerJvmOptions, PrintWriter err)
-            throws Exception {
+    static Result run(int events, int rounds, List<String> formats, boolean jfr, List<String> writerJvmOptions,
+                      PrintWriter err) throws Exception {
         Path dir = Files.createTempDirectory("rowflow-bench-external-");
         Files.createDirectories(dir.resolve("kafka"));
         Files.createDirectories(dir.resolve("hbase"));
@@ -88,33 +101,48 @@ final class ExternalBench {
             Map<String, Object> base = new LinkedHashMap<>();
             base.putAll(settings(kafka.awaitLine("READY")));
             base.putAll(settings(hbase.awaitLine("READY")));
-            base.put(RowflowConfig.LOGS_TOPIC_CONFIG, TOPIC);
             // The raw client writes data and index rows; so does rowflow here (its summary table is extra work).
             base.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "false");
             base.put("kafka.state.dir", dir.resolve("streams-state").toString());
-            err.printf("bench --external: Kafka pid %d, HBase pid %d; %,d events to topic %s%n", kafka.pid(), hbase.pid(),
-                    events, TOPIC);
+            err.printf("bench --external: Kafka pid %d, HBase pid %d; %,d events to topic %s (%s)%n", kafka.pid(),
+                    hbase.pid(), events, TOPIC, String.join(", ", formats));
             err.flush();
             long start = System.currentTimeMillis() - events;
             RowflowConfig config = new RowflowConfig(base);
             try (Admin admin = Admin.create(config.kafkaProperties())) {
-                KafkaTopics.createIfAbsent(admin, TOPIC, Optional.of(PARTITIONS), Duration.ofSeconds(60));
-                try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), TOPIC)) {
-                    for (LogEvent event : events(events, start)) {
-                        producer.send(event);
+                List<LogEvent> generated = events(events, start);
+                List<String> writers = new ArrayList<>(List.of("raw"));
+                for (String format : formats) {
+                    String topic = topic(format);
+                    KafkaTopics.createIfAbsent(admin, topic, Optional.of(PARTITIONS), Duration.ofSeconds(60));
+                    if (format.equals("avro")) {
+                        try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic)) {
+                            generated.forEach(producer::send);
+                            producer.flush();
+                        }
+                    } else {
+                        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), topic)) {
+                            for (LogEvent event : generated) {
+                                producer.send(event.getHostname(), event.getTimestamp().toEpochMilli(),
+                                        InputBench.json(event));
+                            }
+                            producer.flush();
+                        }
                     }
-                    producer.flush();
+                    writers.add("rowflow-" + format);
                 }
                 List<Run> runs = new ArrayList<>();
                 for (int round = 1; round <= rounds; round++) {
-                    // Rotated: the writer that goes first gets the quieter cluster.
-                    boolean rawFirst = round % 2 == 1;
-                    for (String writer : rawFirst ? List.of("raw", "rowflow") : List.of("rowflow", "raw")) {
+                    // Rotated: each writer goes first in turn (the first gets the quieter cluster).
+                    List<String> order = new ArrayList<>(writers);
+                    java.util.Collections.rotate(order, -((round - 1) % writers.size()));
+                    for (String writer : order) {
                         Run run = writer.equals("raw")
-                                ? raw(base, events, start, round, jvmOptions, dir, err)
-                                : rowflow(base, admin, events, round, jvmOptions, dir, err);
+                                ? raw(base, events, start, round, jvmOptions, dir)
+                                : rowflow(base, admin, writer.substring("rowflow-".length()), events, round,
+                                jvmOptions, dir);
                         runs.add(run);
-                        err.printf("  round %d %-8s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
+                        err.printf("  round %d %-12s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
                                         + "(%.1f us/row), peak RSS %d MB, machine %.0f%% busy, durable after %.1f s%n",
                                 round, writer, run.rows(), run.seconds(), run.rowsPerSecond(), run.steadyRowsPerSecond(),
                                 run.cpuSeconds(), run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100,
@@ -123,13 +151,19 @@ final class ExternalBench {
                     }
                 }
                 Map<String, Run> medians = new LinkedHashMap<>();
-                for (String writer : List.of("raw", "rowflow")) {
+                for (String writer : writers) {
                     medians.put(writer, median(writer, runs.stream().filter(r -> r.writer().equals(writer)).toList()));
                 }
                 Run raw = medians.get("raw");
-                Run rowflow = medians.get("rowflow");
-                // At 80 % of the rate rowflow reached: the latency a user sees below saturation.
-                double latencyRate = 0.8 * rowflow.rowsPerSecond() / 2;
+                Map<String, Ratios> ratios = new LinkedHashMap<>();
+                for (String writer : writers.subList(1, writers.size())) {
+                    Run rowflow = medians.get(writer);
+                    ratios.put(writer, new Ratios(round2(rowflow.rowsPerSecond() / raw.rowsPerSecond()),
+                            round2(rowflow.steadyRowsPerSecond() / raw.steadyRowsPerSecond()),
+                            round2(rowflow.cpuMicrosPerRow() / raw.cpuMicrosPerRow())));
+                }
+                // At 80 % of the rate rowflow reached on its first format: the latency a user sees below saturation.
+                double latencyRate = 0.8 * medians.get(writers.get(1)).rowsPerSecond() / 2;
                 VisibilityLatency.Result latency = latency(base, admin, latencyRate, LATENCY_SECONDS,
                         Math.min(events, 50_000), jvmOptions, dir, err);
                 err.printf("  latency at %,.0f events/s: %d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
@@ -142,21 +176,23 @@ final class ExternalBench {
                     Path recording = dir.resolve("rowflow.jfr");
                     List<String> recorded = new ArrayList<>(jvmOptions);
                     recorded.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + recording);
-                    err.println("bench --external: one more rowflow pass, recorded with JFR ...");
+                    err.printf("bench --external: one more rowflow pass (%s), recorded with JFR ...%n", formats.get(0));
                     err.flush();
-                    rowflow(base, admin, events, rounds + 1, recorded, dir, err);
+                    rowflow(base, admin, formats.get(0), events, rounds + 1, recorded, dir);
                     profile = JfrProfile.read(recording);
                 }
-                return new Result(events, rounds, jvmOptions, runs, medians,
-                        round2(rowflow.rowsPerSecond() / raw.rowsPerSecond()),
-                        round2(rowflow.steadyRowsPerSecond() / raw.steadyRowsPerSecond()),
-                        round2(rowflow.cpuMicrosPerRow() / raw.cpuMicrosPerRow()), latency, profile);
+                return new Result(events, rounds, jvmOptions, runs, medians, ratios, latency, profile);
             }
         }
     }
 
+    /** The topic of the bench's events in {@code format}. */
+    private static String topic(String format) {
+        return format.equals("avro") ? TOPIC : TOPIC + "-" + format;
+    }
+
     private static Run raw(Map<String, Object> base, int events, long start, int round, List<String> jvmOptions,
-                           Path dir, PrintWriter err) throws Exception {
+                           Path dir) throws Exception {
         Path config = write(dir.resolve("raw-" + round + ".properties"), base);
         CpuMeter machine = new CpuMeter();
         try (ChildJvm writer = ChildJvm.start("raw writer", jvmOptions, RawWriter.class.getName(), List.of(
@@ -173,24 +209,32 @@ final class ExternalBench {
     }
 
     /** A {@code rowflow run} in a JVM of its own, on its own group and tables, and its /metrics. */
-    private record RowflowJvm(ChildJvm jvm, String group, String dataTable, java.net.URI metrics, Path log)
+    private record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, java.net.URI metrics, Path log)
             implements AutoCloseable {
-        static RowflowJvm start(Map<String, Object> base, String name, String topic, List<String> jvmOptions, Path dir)
-                throws IOException {
+        /**
+         * @param format {@code avro}: the log pipeline reads {@code topic}; {@code json}: a declared
+         *               input making the same rows ({@link InputBench#declare})
+         */
+        static RowflowJvm start(Map<String, Object> base, String name, String topic, String format,
+                                List<String> jvmOptions, Path dir) throws IOException {
             Map<String, Object> props = new LinkedHashMap<>(base);
             String group = "bench-external-" + name;
             int metricsPort = freePort();
-            props.put(RowflowConfig.LOGS_TOPIC_CONFIG, topic);
             props.put(RowflowConfig.APPLICATION_ID_CONFIG, group);
-            props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "rowflow" + name + "_data");
-            props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "rowflow" + name + "_index");
-            props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, "rowflow" + name + "_summary");
+            if (format.equals("avro")) {
+                props.put(RowflowConfig.LOGS_TOPIC_CONFIG, topic);
+                props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "rowflow" + name + "_data");
+                props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "rowflow" + name + "_index");
+                props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, "rowflow" + name + "_summary");
+            } else {
+                InputBench.declare(props, "bench" + format, topic, format, "rowflow" + name);
+            }
             props.put(RowflowConfig.METRICS_PORT_CONFIG, Integer.toString(metricsPort));
             Path config = write(dir.resolve("rowflow-" + name + ".properties"), props);
             Path log = dir.resolve("rowflow-" + name + ".log");
             ChildJvm jvm = ChildJvm.start("rowflow run", jvmOptions, "dev.rowflow.pipeline.cli.Rowflow",
                     List.of("run", "--config", config.toString()), log);
-            return new RowflowJvm(jvm, group, "rowflow" + name + "_data",
+            return new RowflowJvm(jvm, group, topic, "rowflow" + name + "_data",
                     // Only the series the bench reads: rendering all of Kafka's metrics costs the process CPU.
                     java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics?" + Stream.of(
                             "kafka_stream_thread_process_total", "rowflow_sink_sent_rows_total", "rowflow_sink_rows_total")
@@ -214,11 +258,12 @@ final class ExternalBench {
         }
     }
 
-    private static Run rowflow(Map<String, Object> base, Admin admin, int events, int round, List<String> jvmOptions,
-                               Path dir, PrintWriter err) throws Exception {
+    private static Run rowflow(Map<String, Object> base, Admin admin, String format, int events, int round,
+                               List<String> jvmOptions, Path dir) throws Exception {
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         long rows = 2L * events;
-        try (RowflowJvm rowflow = RowflowJvm.start(base, Integer.toString(round), TOPIC, jvmOptions, dir)) {
+        String writer = "rowflow-" + format;
+        try (RowflowJvm rowflow = RowflowJvm.start(base, format + round, topic(format), format, jvmOptions, dir)) {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             long t0 = 0;
             long t1 = 0;
@@ -252,8 +297,8 @@ final class ExternalBench {
                     long durable = System.nanoTime();
                     double seconds = (visible - t0) / 1e9;
                     double steadySeconds = ((t1 == 0 ? visible : t1) - t0) / 1e9;
-                    awaitCommitted(admin, rowflow.group(), events);
-                    return new Run("rowflow", round, rows, seconds, rows / seconds, rows / steadySeconds, cpu,
+                    awaitCommitted(admin, rowflow, events);
+                    return new Run(writer, round, rows, seconds, rows / seconds, rows / steadySeconds, cpu,
                             round1(cpu * 1e6 / rows), peak, busy, dataRows(base, rowflow.dataTable()),
                             round1((durable - t0) / 1e9));
                 }
@@ -275,7 +320,7 @@ final class ExternalBench {
         RowflowConfig config = new RowflowConfig(base);
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         LogEventGenerator generator = new LogEventGenerator(9, 200, System.currentTimeMillis());
-        try (RowflowJvm rowflow = RowflowJvm.start(base, "latency", topic, jvmOptions, dir);
+        try (RowflowJvm rowflow = RowflowJvm.start(base, "latency", topic, "avro", jvmOptions, dir);
              LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic)) {
             for (int i = 0; i < warmUp; i++) {
                 producer.send(generator.next());
@@ -332,9 +377,9 @@ final class ExternalBench {
     }
 
     /** Waits until the group has committed every event (the rows are durable already). */
-    private static void awaitCommitted(Admin admin, String group, long events) throws Exception {
+    private static void awaitCommitted(Admin admin, RowflowJvm rowflow, long events) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (Offsets.committed(admin, group, TOPIC) < events) {
+        while (Offsets.committed(admin, rowflow.group(), rowflow.topic()) < events) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("rowflow run wrote every row but did not commit within 2 minutes");
             }

@@ -74,23 +74,8 @@ final class InputBench {
         Map<String, Object> props = new LinkedHashMap<>(benchProps);
         String table = "bench_" + format.replace('-', '_');
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, group);
-        props.put(RowflowConfig.PIPELINES_CONFIG, "");
-        props.put(RowflowConfig.INPUTS_CONFIG, input);
+        declare(props, input, topic, format, table);
         String prefix = "input." + input + ".";
-        props.put(prefix + "topic", topic);
-        props.put(prefix + "format", format);
-        props.put(prefix + "time", LogMapping.TIME_PATH);
-        props.put(prefix + "time.format", "epoch-ms");
-        props.put(prefix + "table", table + "_data");
-        props.put(prefix + "key", String.valueOf(props.get(RowflowConfig.LOG_DATA_LAYOUT_CONFIG)));
-        props.put(prefix + "columns", LogMapping.COLUMNS);
-        props.put(prefix + "indexes", "log");
-        props.put(prefix + "index.log.table", table + "_index");
-        props.put(prefix + "index.log.key", "hostname:text, eventType:text, timestamp:rts");
-        if (Boolean.parseBoolean(String.valueOf(props.get(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG)))) {
-            props.put(prefix + "summary.key", dev.rowflow.keying.log.LogSummary.LAYOUT);
-            props.put(prefix + "summary.table", table + "_summary");
-        }
         RowflowConfig config = new RowflowConfig(props);
         BenchCommand.Phase phase;
         try (Admin admin = Admin.create(config.kafkaProperties())) {
@@ -133,6 +118,34 @@ final class InputBench {
         memoryProps.remove(prefix + "summary.key");
         memoryProps.remove(prefix + "summary.table");
         return new Result(phase, PipelineMemory.measure(memoryProps, topic, events.size(), memoryDir, err));
+    }
+
+    /**
+     * Replaces the log pipeline of {@code props} by a declared input {@code input} reading
+     * {@code topic} in {@code format} that makes the log pipeline's rows: its data key, the index
+     * of {@link LogMapping} and its columns (and its summary, if the log summary is on), into
+     * tables {@code table_data}, {@code table_index} (and {@code table_summary}).
+     */
+    static void declare(Map<String, Object> props, String input, String topic, String format, String table) {
+        props.put(RowflowConfig.PIPELINES_CONFIG, "");
+        props.put(RowflowConfig.INPUTS_CONFIG, input);
+        String prefix = "input." + input + ".";
+        props.put(prefix + "topic", topic);
+        props.put(prefix + "format", format);
+        props.put(prefix + "time", LogMapping.TIME_PATH);
+        props.put(prefix + "time.format", "epoch-ms");
+        props.put(prefix + "table", table + "_data");
+        props.put(prefix + "key", String.valueOf(props.getOrDefault(RowflowConfig.LOG_DATA_LAYOUT_CONFIG,
+                dev.rowflow.keying.log.LogEventRows.DEFAULT_DATA_LAYOUT)));
+        props.put(prefix + "columns", LogMapping.COLUMNS);
+        props.put(prefix + "indexes", "log");
+        props.put(prefix + "index.log.table", table + "_index");
+        props.put(prefix + "index.log.key", String.valueOf(props.getOrDefault(RowflowConfig.LOG_INDEX_LAYOUT_CONFIG,
+                dev.rowflow.keying.log.LogEventRows.DEFAULT_INDEX_LAYOUT)));
+        if (Boolean.parseBoolean(String.valueOf(props.get(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG)))) {
+            props.put(prefix + "summary.key", dev.rowflow.keying.log.LogSummary.LAYOUT);
+            props.put(prefix + "summary.table", table + "_summary");
+        }
     }
 
     /** The event as a JSON object with the Avro record's field names. */

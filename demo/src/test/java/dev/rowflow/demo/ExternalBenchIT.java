@@ -1,0 +1,86 @@
+package dev.rowflow.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rowflow.pipeline.cli.Rowflow;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * `rowflow bench --external --format json --jfr --json`, small: Kafka, HBase and each writer in
+ * JVMs of their own. Its speeds are not asserted (a shared 2-core box); what is: every writer
+ * wrote every event's row once, the latency probes were read back, and the JFR recording was
+ * split by stage.
+ */
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
+class ExternalBenchIT {
+    private static final int EVENTS = 5_000;
+
+    @Test
+    void shouldMeasureEachWriterInItsOwnJvmOnTheSameRows() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exitCode = cli.execute("bench", "--external", "--events", Integer.toString(EVENTS), "--rounds", "1",
+                "--format", "json", "--jfr", "--json");
+
+        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        JsonNode result = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertThat(names(result.get("medians"))).containsExactly("raw", "rowflow-avro", "rowflow-json");
+        assertThat(result.get("runs")).hasSize(3);
+        for (JsonNode run : result.get("runs")) {
+            String writer = run.get("writer").asText();
+            assertThat(run.get("rows").asLong()).as(writer).isEqualTo(2L * EVENTS);
+            // Counted in the writer's data table: every event's row, none twice.
+            assertThat(run.get("dataRows").asLong()).as(writer).isEqualTo(EVENTS);
+            assertThat(run.get("cpuMicrosPerRow").asDouble()).as(writer).isPositive();
+            assertThat(run.get("peakRssMb").asLong()).as(writer).isPositive();
+            // Durable (committed) no sooner than readable.
+            assertThat(run.get("durableSeconds").asDouble()).as(writer)
+                    .isGreaterThanOrEqualTo(run.get("seconds").asDouble() - 0.1);
+        }
+        assertThat(names(result.get("ratios"))).containsExactly("rowflow-avro", "rowflow-json");
+        for (JsonNode ratios : result.get("ratios")) {
+            assertThat(ratios.get("rows").asDouble()).isPositive();
+            assertThat(ratios.get("cpu").asDouble()).isPositive();
+        }
+
+        JsonNode latency = result.get("latency");
+        assertThat(latency.get("probes").asInt()).isPositive();
+        assertThat(latency.get("p50Millis").asDouble()).isPositive();
+        assertThat(latency.get("p99Millis").asDouble()).isGreaterThanOrEqualTo(latency.get("p50Millis").asDouble());
+        assertThat(latency.get("maxMillis").asDouble()).isGreaterThanOrEqualTo(latency.get("p99Millis").asDouble());
+
+        JsonNode profile = result.get("profile");
+        assertThat(profile.get("streamThreads").asInt()).isEqualTo(1);
+        assertThat(names(profile.get("sharePercent"))).containsExactlyElementsOf(JfrProfile.STAGES);
+        double share = 0;
+        for (JsonNode stage : profile.get("sharePercent")) {
+            share += stage.asDouble();
+        }
+        assertThat(share).as("the stages split the stream thread's time").isBetween(99.0, 101.0);
+        // The pass waits for Kafka Streams' 30 s commit: most of it the stream thread waits in poll.
+        assertThat(profile.get("waitingSeconds").get("poll").asDouble()).isPositive();
+        assertThat(profile.get("hottestStreamThreadMethods")).isNotEmpty();
+    }
+
+    private static List<String> names(JsonNode object) {
+        List<String> names = new ArrayList<>();
+        object.properties().forEach((Map.Entry<String, JsonNode> entry) -> names.add(entry.getKey()));
+        return names;
+    }
+}
