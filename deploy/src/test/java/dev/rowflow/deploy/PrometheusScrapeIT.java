@@ -163,7 +163,7 @@ class PrometheusScrapeIT {
 
         // The metrics the dashboard's "why is it slow" panels read are there too.
         for (String series : List.of("rowflow_sink_flush_seconds_bucket", "rowflow_sink_bucket_rows_total",
-                "rowflow_sink_unflushed_bytes", "rowflow_ready", "rowflow_hbase_reachable", "rowflow_dead_letters_total",
+                "rowflow_sink_unflushed_bytes", "rowflow_sink_sent_rows_total", "rowflow_ready", "rowflow_hbase_reachable", "rowflow_dead_letters_total",
                 "kafka_consumer_fetch_manager_records_lag_max", "jvm_memory_used_bytes")) {
             assertThat(query(series).path("data").path("result")).as("series %s scraped", series).isNotEmpty();
         }
