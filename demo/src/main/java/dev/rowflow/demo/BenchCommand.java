@@ -105,6 +105,12 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--rounds", defaultValue = "3", description = "Rounds of --external (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(names = "--scale", split = ",", paramLabel = "SHAPE", description = "With --external: instead of the "
+            + "writer comparison, rowflow in each shape INSTANCESxTHREADS (e.g. 1x1,1x2,2x1): that many JVMs of one "
+            + "application id, that many stream threads each, draining the events from a topic of "
+            + ScaleBench.PARTITIONS + " partitions; rows/s, CPU and their ratio to the first shape.")
+    List<String> scale;
+
     /**
      * One throughput phase: rows/s, the CPU this JVM (stack included) spent per row, and how busy
      * the whole machine was. With the machine near 100% busy in both, b / a is about the inverse
@@ -144,6 +150,22 @@ final class BenchCommand implements Callable<Integer> {
         if (target == Store.BIGTABLE && EmbeddedBigtable.findEmulator().isEmpty()) {
             err.println("rowflow bench: --store bigtable: " + EmbeddedBigtable.HOW_TO_GET_IT);
             return 2;
+        }
+        if (scale != null && !external) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--scale needs --external");
+        }
+        if (external && scale != null) {
+            List<ScaleBench.Shape> shapes = new ArrayList<>();
+            for (String shape : scale) {
+                try {
+                    shapes.add(ScaleBench.Shape.parse(shape));
+                } catch (IllegalArgumentException e) {
+                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--scale: " + e.getMessage());
+                }
+            }
+            printScale(ScaleBench.run(events, rounds, shapes, writerJvmOptions == null ? List.of()
+                    : List.of(writerJvmOptions.trim().split("\\s+")), err));
+            return 0;
         }
         if (external) {
             for (String format : formats) {
@@ -352,6 +374,26 @@ final class BenchCommand implements Callable<Integer> {
                 return new Phase(rowsPerSecond, usage.microsPerRow(written), usage.machineBusy());
             }
         }
+    }
+
+    private void printScale(ScaleBench.Result result) throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(new ObjectMapper().writeValueAsString(result));
+            out.flush();
+            return;
+        }
+        out.printf("%n| instances x stream threads | rows/s | rows/s per instance | CPU-s | CPU us/row | peak RSS MB "
+                + "| machine busy | rows/s / %s |%n|---|---|---|---|---|---|---|---|%n",
+                result.medians().keySet().iterator().next());
+        result.medians().forEach((shape, run) -> out.printf("| %s | %,.0f | %,.0f | %.1f | %.1f | %d | %.0f%% | %.2f |%n",
+                shape, run.rowsPerSecond(), run.rowsPerSecond() / Integer.parseInt(shape.substring(0, shape.indexOf('x'))),
+                run.cpuSeconds(), run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100,
+                result.ratios().get(shape)));
+        out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index) produced once "
+                        + "every instance was ready, %d partitions, JVM options %s%n", result.rounds(), result.events(),
+                2L * result.events(), result.partitions(), String.join(" ", result.jvmOptions()));
+        out.flush();
     }
 
     private void printExternal(ExternalBench.Result result) throws Exception {

@@ -89,23 +89,11 @@ final class ExternalBench {
     static Result run(int events, int rounds, List<String> formats, boolean jfr, List<String> writerJvmOptions,
                       PrintWriter err) throws Exception {
         Path dir = Files.createTempDirectory("rowflow-bench-external-");
-        Files.createDirectories(dir.resolve("kafka"));
-        Files.createDirectories(dir.resolve("hbase"));
         List<String> jvmOptions = writerJvmOptions.isEmpty() ? PipelineMemory.chartJvmOptions() : writerJvmOptions;
-        err.println("bench --external: starting Kafka and HBase, each in a JVM of its own ...");
-        err.flush();
-        try (ChildJvm kafka = ChildJvm.start("kafka", List.of("-Xmx768m"), "dev.rowflow.embedded.ServerProcess",
-                List.of("kafka", dir.resolve("kafka").toString()), null);
-             ChildJvm hbase = ChildJvm.start("hbase", List.of("-Xmx1g"), "dev.rowflow.embedded.ServerProcess",
-                     List.of("hbase", dir.resolve("hbase").toString()), null)) {
-            Map<String, Object> base = new LinkedHashMap<>();
-            base.putAll(settings(kafka.awaitLine("READY")));
-            base.putAll(settings(hbase.awaitLine("READY")));
-            // The raw client writes data and index rows; so does rowflow here (its summary table is extra work).
-            base.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "false");
-            base.put("kafka.state.dir", dir.resolve("streams-state").toString());
-            err.printf("bench --external: Kafka pid %d, HBase pid %d; %,d events to topic %s (%s)%n", kafka.pid(),
-                    hbase.pid(), events, TOPIC, String.join(", ", formats));
+        try (Servers servers = Servers.start(dir, err)) {
+            Map<String, Object> base = servers.base();
+            err.printf("bench --external: Kafka pid %d, HBase pid %d; %,d events to topic %s (%s)%n",
+                    servers.kafka().pid(), servers.hbase().pid(), events, TOPIC, String.join(", ", formats));
             err.flush();
             long start = System.currentTimeMillis() - events;
             RowflowConfig config = new RowflowConfig(base);
@@ -186,6 +174,49 @@ final class ExternalBench {
         }
     }
 
+    /**
+     * Kafka and HBase each in a JVM of its own, and the rowflow settings that reach them (the
+     * summary table off, as the raw client writes none; the streams' state under {@code dir}).
+     */
+    record Servers(ChildJvm kafka, ChildJvm hbase, Map<String, Object> base) implements AutoCloseable {
+        static Servers start(Path dir, PrintWriter err) throws Exception {
+            Files.createDirectories(dir.resolve("kafka"));
+            Files.createDirectories(dir.resolve("hbase"));
+            err.println("bench --external: starting Kafka and HBase, each in a JVM of its own ...");
+            err.flush();
+            ChildJvm kafka = ChildJvm.start("kafka", List.of("-Xmx768m"), "dev.rowflow.embedded.ServerProcess",
+                    List.of("kafka", dir.resolve("kafka").toString()), null);
+            try {
+                ChildJvm hbase = ChildJvm.start("hbase", List.of("-Xmx1g"), "dev.rowflow.embedded.ServerProcess",
+                        List.of("hbase", dir.resolve("hbase").toString()), null);
+                try {
+                    Map<String, Object> base = new LinkedHashMap<>();
+                    base.putAll(settings(kafka.awaitLine("READY")));
+                    base.putAll(settings(hbase.awaitLine("READY")));
+                    // The raw client writes data and index rows; so does rowflow here (its summary table is extra work).
+                    base.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "false");
+                    base.put("kafka.state.dir", dir.resolve("streams-state").toString());
+                    return new Servers(kafka, hbase, base);
+                } catch (Exception | Error e) {
+                    hbase.close();
+                    throw e;
+                }
+            } catch (Exception | Error e) {
+                kafka.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            try {
+                hbase.close();
+            } finally {
+                kafka.close();
+            }
+        }
+    }
+
     /** The topic of the bench's events in {@code format}. */
     private static String topic(String format) {
         return format.equals("avro") ? TOPIC : TOPIC + "-" + format;
@@ -209,7 +240,7 @@ final class ExternalBench {
     }
 
     /** A {@code rowflow run} in a JVM of its own, on its own group and tables, and its /metrics. */
-    private record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, java.net.URI metrics, Path log)
+    record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, java.net.URI metrics, Path log)
             implements AutoCloseable {
         /**
          * @param format {@code avro}: the log pipeline reads {@code topic}; {@code json}: a declared
@@ -217,7 +248,18 @@ final class ExternalBench {
          */
         static RowflowJvm start(Map<String, Object> base, String name, String topic, String format,
                                 List<String> jvmOptions, Path dir) throws IOException {
+            return start(base, name, 0, Map.of(), topic, format, jvmOptions, dir);
+        }
+
+        /**
+         * Instance {@code instance} of the rowflow application {@code name}: instances of one
+         * name share its group and tables, each with its own configuration file, log and metrics
+         * port; {@code extra} settings (e.g. {@code kafka.num.stream.threads}) are added.
+         */
+        static RowflowJvm start(Map<String, Object> base, String name, int instance, Map<String, Object> extra,
+                                String topic, String format, List<String> jvmOptions, Path dir) throws IOException {
             Map<String, Object> props = new LinkedHashMap<>(base);
+            props.putAll(extra);
             String group = "bench-external-" + name;
             int metricsPort = freePort();
             props.put(RowflowConfig.APPLICATION_ID_CONFIG, group);
@@ -230,14 +272,16 @@ final class ExternalBench {
                 InputBench.declare(props, "bench" + format, topic, format, "rowflow" + name);
             }
             props.put(RowflowConfig.METRICS_PORT_CONFIG, Integer.toString(metricsPort));
-            Path config = write(dir.resolve("rowflow-" + name + ".properties"), props);
-            Path log = dir.resolve("rowflow-" + name + ".log");
+            String file = "rowflow-" + name + (instance == 0 ? "" : "-" + instance);
+            Path config = write(dir.resolve(file + ".properties"), props);
+            Path log = dir.resolve(file + ".log");
             ChildJvm jvm = ChildJvm.start("rowflow run", jvmOptions, "dev.rowflow.pipeline.cli.Rowflow",
                     List.of("run", "--config", config.toString()), log);
             return new RowflowJvm(jvm, group, topic, "rowflow" + name + "_data",
                     // Only the series the bench reads: rendering all of Kafka's metrics costs the process CPU.
                     java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics?" + Stream.of(
-                            "kafka_stream_thread_process_total", "rowflow_sink_sent_rows_total", "rowflow_sink_rows_total")
+                            "kafka_stream_thread_process_total", "rowflow_sink_sent_rows_total", "rowflow_sink_rows_total",
+                            "rowflow_ready")
                             .map(metric -> "name%5B%5D=" + metric).collect(Collectors.joining("&"))), log);
         }
 
@@ -347,16 +391,17 @@ final class ExternalBench {
     }
 
     /** What a rowflow run's /metrics says of its progress (zeros before it answers). */
-    private record Progress(long consumed, long sent, long durable) {
+    record Progress(long consumed, long sent, long durable, boolean ready) {
     }
 
-    private static Progress progress(java.net.http.HttpClient http, java.net.URI metrics) throws InterruptedException {
+    static Progress progress(java.net.http.HttpClient http, java.net.URI metrics) throws InterruptedException {
         try {
             String text = http.send(java.net.http.HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString()).body();
             long consumed = 0;
             long sent = 0;
             long durable = 0;
+            boolean ready = false;
             for (String line : text.split("\n")) {
                 if (line.startsWith("kafka_stream_thread_process_total{")) {
                     consumed += value(line);
@@ -364,11 +409,13 @@ final class ExternalBench {
                     sent += value(line);
                 } else if (line.startsWith("rowflow_sink_rows_total{")) {
                     durable += value(line);
+                } else if (line.startsWith("rowflow_ready")) {
+                    ready = value(line) == 1;
                 }
             }
-            return new Progress(consumed, sent, durable);
+            return new Progress(consumed, sent, durable, ready);
         } catch (IOException notYet) {
-            return new Progress(0, 0, 0);
+            return new Progress(0, 0, 0, false);
         }
     }
 
@@ -377,7 +424,7 @@ final class ExternalBench {
     }
 
     /** Waits until the group has committed every event (the rows are durable already). */
-    private static void awaitCommitted(Admin admin, RowflowJvm rowflow, long events) throws Exception {
+    static void awaitCommitted(Admin admin, RowflowJvm rowflow, long events) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (Offsets.committed(admin, rowflow.group(), rowflow.topic()) < events) {
             if (System.nanoTime() > deadline) {
@@ -409,7 +456,7 @@ final class ExternalBench {
     }
 
     /** Rows of a writer's data table: every event's row must be there, once. */
-    private static long dataRows(Map<String, Object> base, String table) throws Exception {
+    static long dataRows(Map<String, Object> base, String table) throws Exception {
         try (org.apache.hadoop.hbase.client.Connection connection =
                      dev.rowflow.pipeline.runtime.RowflowPipeline.connect(new RowflowConfig(base));
              org.apache.hadoop.hbase.client.Table t = connection.getTable(
@@ -425,7 +472,7 @@ final class ExternalBench {
     }
 
     /** {@code key=value key=value} as a map. */
-    private static Map<String, String> settings(String line) {
+    static Map<String, String> settings(String line) {
         Map<String, String> settings = new LinkedHashMap<>();
         for (String pair : line.trim().split("\\s+")) {
             int eq = pair.indexOf('=');
@@ -434,16 +481,16 @@ final class ExternalBench {
         return settings;
     }
 
-    private static Path write(Path file, Map<String, Object> props) throws IOException {
+    static Path write(Path file, Map<String, Object> props) throws IOException {
         return Files.writeString(file, props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining("\n")));
     }
 
-    private static double round1(double value) {
+    static double round1(double value) {
         return Math.round(value * 10) / 10.0;
     }
 
-    private static double round2(double value) {
+    static double round2(double value) {
         return Math.round(value * 100) / 100.0;
     }
 }
