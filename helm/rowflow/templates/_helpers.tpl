@@ -149,6 +149,14 @@ user's options, which come last and so win.
 The rowflow keys the chart derives from its values, as a YAML map of strings. Secrets are never
 among them: those reach the container as ROWFLOW_CONFIG_* variables from secretKeyRefs.
 */}}
+{{/*
+The workload: a StatefulSet with static group membership (its pods' names, the members' ids,
+survive a restart), a Deployment otherwise.
+*/}}
+{{- define "rowflow.workloadKind" -}}
+{{- if .Values.groupMembership.static }}StatefulSet{{ else }}Deployment{{ end }}
+{{- end -}}
+
 {{- define "rowflow.chartProperties" -}}
 {{- $v := .Values }}
 {{- $p := dict }}
@@ -187,6 +195,11 @@ among them: those reach the container as ROWFLOW_CONFIG_* variables from secretK
 {{- /* Kafka */}}
 {{- $_ = set $p "kafka.bootstrap.servers" (required "kafka.bootstrapServers is required: the Kafka brokers, host:port[,host:port...]" $v.kafka.bootstrapServers) }}
 {{- $_ = set $p "kafka.state.dir" (include "rowflow.stateDir" .) }}
+{{- $_ = set $p "kafka.num.standby.replicas" (toString $v.standbyReplicas) }}
+{{- if $v.groupMembership.static }}
+{{- /* kafka.group.instance.id is the pod's name, from the environment (the Deployment template). */}}
+{{- $_ = set $p "kafka.session.timeout.ms" (toString (mul (int64 $v.groupMembership.sessionTimeoutSeconds) 1000)) }}
+{{- end }}
 {{- $_ = set $p "kafka.security.protocol" (include "rowflow.securityProtocol" .) }}
 {{- if $v.kafka.tls.enabled }}
 {{- $_ = set $p "kafka.ssl.truststore.location" (printf "%s/%s" (include "rowflow.kafkaTlsDir" .) (required "kafka.tls.truststoreKey is required when kafka.tls.enabled is true: the key of the truststore in kafka.tls.secretName" $v.kafka.tls.truststoreKey)) }}

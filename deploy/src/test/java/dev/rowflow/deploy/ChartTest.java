@@ -16,6 +16,7 @@ import io.kubernetes.client.openapi.models.V1PodDisruptionBudget;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1StatefulSet;
 import io.kubernetes.client.openapi.models.V1VolumeMount;
 import io.kubernetes.client.openapi.models.V2HorizontalPodAutoscaler;
 import dev.rowflow.pipeline.config.InputConfig;
@@ -79,6 +80,7 @@ class ChartTest {
             String json = doc.toString();
             Object model = switch (kind) {
                 case "Deployment" -> V1Deployment.fromJson(json);
+                case "StatefulSet" -> V1StatefulSet.fromJson(json);
                 case "Service" -> V1Service.fromJson(json);
                 case "ConfigMap" -> V1ConfigMap.fromJson(json);
                 case "ServiceAccount" -> V1ServiceAccount.fromJson(json);
@@ -231,6 +233,49 @@ class ChartTest {
         assertThat(scaledObject.path("spec").path("triggers").get(0).path("type").asText()).isEqualTo("prometheus");
         assertThat(release.get("Deployment", V1Deployment.class).getSpec().getReplicas())
                 .as("replicas left to the autoscaler").isNull();
+    }
+
+    @Test
+    void shouldLeaveTheGroupAtOnceFromADeploymentByDefault() throws IOException {
+        Rendered release = render(null, Map.of());
+
+        V1Container rowflow = release.get("Deployment", V1Deployment.class).getSpec().getTemplate().getSpec()
+                .getContainers().get(0);
+        assertThat(release.has("StatefulSet")).isFalse();
+        assertThat(rowflow.getEnv()).extracting(V1EnvVar::getName).doesNotContain("ROWFLOW_CONFIG_KAFKA_GROUP_INSTANCE_ID");
+        Properties properties = properties(release);
+        assertThat(properties.getProperty("kafka.num.standby.replicas")).isEqualTo("1");
+        assertThat(properties.getProperty("kafka.session.timeout.ms")).as("Kafka's default").isNull();
+    }
+
+    @Test
+    void shouldRunStaticMembersUnderTheirPodNamesFromAStatefulSet() throws IOException {
+        Rendered release = render(null, Map.of("groupMembership.static", true,
+                "groupMembership.sessionTimeoutSeconds", 180, "standbyReplicas", 2, "autoscaling.enabled", true));
+
+        assertThat(release.has("Deployment")).isFalse();
+        V1StatefulSet statefulSet = release.get("StatefulSet", V1StatefulSet.class);
+        assertThat(statefulSet.getSpec().getPodManagementPolicy()).isEqualTo("Parallel");
+        assertThat(statefulSet.getSpec().getServiceName()).isEqualTo(release.get("Service", V1Service.class)
+                .getMetadata().getName());
+        V1PodSpec pod = statefulSet.getSpec().getTemplate().getSpec();
+        V1EnvVar instanceId = pod.getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals("ROWFLOW_CONFIG_KAFKA_GROUP_INSTANCE_ID")).findFirst().orElseThrow();
+        assertThat(instanceId.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
+        Properties properties = properties(release);
+        assertThat(properties.getProperty("kafka.session.timeout.ms")).isEqualTo("180000");
+        assertThat(properties.getProperty("kafka.num.standby.replicas")).isEqualTo("2");
+        assertThat(pod.getTerminationGracePeriodSeconds() * 1000)
+                .isGreaterThan(Long.parseLong(properties.getProperty("shutdown.timeout.ms")));
+        // The autoscaler scales what is rendered.
+        assertThat(release.document("ScaledObject").path("spec").path("scaleTargetRef").path("kind").asText())
+                .isEqualTo("StatefulSet");
+        // The chart sets the session timeout from its value; config.extra may not fight it.
+        assertThatThrownBy(() -> Chart.template(null, Map.of("groupMembership.static", true,
+                "config.extra.kafka\\.session\\.timeout\\.ms", "5000")))
+                .hasMessageContaining("config.extra.kafka.session.timeout.ms is set by the chart");
+        assertThatThrownBy(() -> Chart.template(null, Map.of("groupMembership.sessionTimeoutSeconds", 3)))
+                .hasMessageContaining("sessionTimeoutSeconds");
     }
 
     @Test

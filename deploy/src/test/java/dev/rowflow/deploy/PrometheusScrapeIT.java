@@ -159,12 +159,14 @@ class PrometheusScrapeIT {
             }
         }
         assertThat(failures).as("expressions Prometheus refused").isEmpty();
-        assertThat(expressions).hasSize(DashboardTest.expressions().size() + 8);
+        assertThat(expressions).hasSize(DashboardTest.expressions().size() + 9);
 
         // The metrics the dashboard's "why is it slow" panels read are there too.
         for (String series : List.of("rowflow_sink_flush_seconds_bucket", "rowflow_sink_bucket_rows_total",
                 "rowflow_sink_unflushed_bytes", "rowflow_sink_sent_rows_total", "rowflow_ready", "rowflow_hbase_reachable", "rowflow_dead_letters_total",
-                "kafka_consumer_fetch_manager_records_lag_max", "jvm_memory_used_bytes")) {
+                "kafka_consumer_fetch_manager_records_lag_max", "jvm_memory_used_bytes", "rowflow_streams_tasks",
+                "rowflow_streams_rebalances_total", "rowflow_streams_rebalancing_seconds_count",
+                "rowflow_streams_restore_remaining_records", "rowflow_streams_restored_records_total")) {
             assertThat(query(series).path("data").path("result")).as("series %s scraped", series).isNotEmpty();
         }
     }

@@ -16,7 +16,7 @@ class RulesTest {
         Promtool.Result check = Promtool.run(Path.of("."), promtool.toString(), "check", "rules", Promtool.RULES.toString());
 
         assertThat(check.exitCode()).as("promtool check rules:%n%s", check.output()).isZero();
-        assertThat(check.output()).contains("SUCCESS: 8 rules found");
+        assertThat(check.output()).contains("SUCCESS: 9 rules found");
     }
 
     @Test

@@ -189,8 +189,11 @@ public final class RowflowPipeline implements AutoCloseable {
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
             });
             CountDownLatch terminated = new CountDownLatch(1);
+            GroupMetrics groupMetrics = new GroupMetrics(streams, registry);
+            streams.setGlobalStateRestoreListener(groupMetrics);
             streams.setStateListener((newState, oldState) -> {
                 LOG.info("streams {} -> {}", oldState, newState);
+                groupMetrics.onStateChange(newState, oldState);
                 if (newState == KafkaStreams.State.ERROR || newState == KafkaStreams.State.NOT_RUNNING) {
                     terminated.countDown();
                 }
@@ -320,15 +323,30 @@ public final class RowflowPipeline implements AutoCloseable {
         terminated.await();
     }
 
-    /** Commits (flushing the sinks), leaves the group, closes the HBase connection. */
+    /**
+     * Whether this instance is a static member of its group ({@code kafka.group.instance.id} set):
+     * one that comes back under the same id within {@code kafka.session.timeout.ms} gets its tasks
+     * back without a rebalance.
+     */
+    private boolean staticMember() {
+        return config.kafkaProperties().get(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_INSTANCE_ID_CONFIG) != null;
+    }
+
+    /**
+     * Commits (flushing the sinks), closes the HBase connection, and leaves the group at once, so
+     * its tasks move without waiting a session timeout. A static member stays in the group
+     * instead: restarted under the same id within the session timeout it takes its tasks back
+     * without a rebalance (a rolling restart); stopped for longer, its tasks move when the session
+     * times out.
+     */
     @Override
     public void close() {
         Duration timeout = Duration.ofMillis(config.getLong(RowflowConfig.SHUTDOWN_TIMEOUT_MS_CONFIG));
         // First: a stream thread waiting for an unavailable schema registry stops waiting.
         formats.forEach(RecordFormat::close);
-        // Leaving the group at once: without it, close() waited a whole session timeout here.
-        boolean closed = streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(timeout));
+        boolean closed = streams.close(CloseOptions.groupMembershipOperation(staticMember()
+                ? CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP
+                : CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(timeout));
         if (!closed) {
             LOG.warn("streams did not close within {}; uncommitted records will be reprocessed on restart", timeout);
         }

@@ -34,14 +34,24 @@ final class RowflowProcess {
 
     /** {@code java <jvmOptions> -jar rowflow-pipeline.jar run --config <configFile>}, on a free metrics port. */
     static RowflowProcess start(Path configFile, Path dir, List<String> jvmOptions) throws Exception {
+        return start(configFile, dir.resolve("rowflow.log"), jvmOptions, Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, Path, List)}, its output appended to {@code log}, with further
+     * environment variables (e.g. {@code ROWFLOW_CONFIG_KAFKA_GROUP_INSTANCE_ID}, as the Helm chart
+     * sets it from the pod name): for several instances of one configuration.
+     */
+    static RowflowProcess start(Path configFile, Path log, List<String> jvmOptions, Map<String, String> environment)
+            throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", System.getProperty("rowflow.pipeline.jar"), "run", "--config",
                 configFile.toString()));
-        Path log = dir.resolve("rowflow.log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
         int port = freePort();
         builder.environment().put("ROWFLOW_CONFIG_METRICS_PORT", Integer.toString(port));
         return new RowflowProcess(builder.start(), log, port);
@@ -110,6 +120,15 @@ final class RowflowProcess {
     void stop() throws Exception {
         process.destroy();
         process.waitFor(60, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM and wait; its exit code, or an error if it did not exit within 60 s. */
+    int terminate() throws Exception {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            throw new AssertionError("rowflow did not exit within 60 s of SIGTERM; log:\n" + logTail());
+        }
+        return process.exitValue();
     }
 
     static int freePort() throws Exception {

@@ -328,53 +328,21 @@ class OrderPipelineIT {
     }
 
     private static long countOf(Map<String, Set<String>> rows, TableRole role) {
-        return rows.keySet().stream().filter(k -> k.startsWith(role + " ")).count();
+        return OrderTableContents.countOf(rows, role);
     }
 
-    /** Every row the input should leave, as "ROLE key" -> cells "family:qualifier=value@timestamp". */
+    /** Every row the input should leave: {@link OrderTableContents#expected} of the test's customers. */
     private static Map<String, Set<String>> expected(OrderRows rows, List<Order> orders) {
-        List<Row> all = new ArrayList<>();
+        Map<Customer, Long> customers = new java.util.LinkedHashMap<>();
         for (int c = 1; c <= CUSTOMERS; c++) {
-            all.add(rows.customerRow(OrderGenerator.customer(c), CUSTOMER_TIME + c));
+            customers.put(OrderGenerator.customer(c), CUSTOMER_TIME + c);
         }
-        for (Order order : orders) {
-            all.addAll(rows.rowsOf(order, OrderGenerator.customer(Integer.parseInt(order.getCustomerNumber()
-                    .substring(1)))));
-        }
-        Map<String, Set<String>> expected = new TreeMap<>();
-        for (Row row : all) {
-            Set<String> cells = expected.computeIfAbsent(row.table() + " " + KeyBytes.toStringBinary(row.key()),
-                    k -> new TreeSet<>());
-            for (Cell cell : row.cells()) {
-                cells.add(KeyBytes.toStringBinary(cell.family()) + ":" + KeyBytes.toStringBinary(cell.qualifier()) + "="
-                        + KeyBytes.toStringBinary(cell.value()) + "@" + row.timestamp());
-            }
-        }
-        return expected;
+        return OrderTableContents.expected(rows, customers, orders,
+                order -> OrderGenerator.customer(Integer.parseInt(order.getCustomerNumber().substring(1))));
     }
 
-    /** What HBase holds in the order tables, in the form of {@link #expected}. */
     private static Map<String, Set<String>> stored(RowflowConfig config, OrderRows rows) throws Exception {
-        Map<String, Set<String>> stored = new TreeMap<>();
-        Connection connection = stack.hbase().connection();
-        for (Map.Entry<TableRole, TableDefinition> table : config.orderTables(rows).entrySet()) {
-            try (Table t = connection.getTable(table.getValue().name());
-                 ResultScanner scanner = t.getScanner(new Scan().readAllVersions())) {
-                for (Result result : scanner) {
-                    Set<String> cells = new TreeSet<>();
-                    for (org.apache.hadoop.hbase.Cell cell : result.rawCells()) {
-                        cells.add(KeyBytes.toStringBinary(org.apache.hadoop.hbase.CellUtil.cloneFamily(cell)) + ":"
-                                + KeyBytes.toStringBinary(org.apache.hadoop.hbase.CellUtil.cloneQualifier(cell)) + "="
-                                + KeyBytes.toStringBinary(org.apache.hadoop.hbase.CellUtil.cloneValue(cell)) + "@"
-                                + cell.getTimestamp());
-                    }
-                    // Under CUSTOMER++ the customers live in the order table: role ORDER, as expected.
-                    TableRole role = table.getKey();
-                    stored.put(role + " " + KeyBytes.toStringBinary(result.getRow()), cells);
-                }
-            }
-        }
-        return stored;
+        return OrderTableContents.stored(stack.hbase().connection(), config, rows);
     }
 
     private static HBaseUidStore uids(RowflowConfig config) {
