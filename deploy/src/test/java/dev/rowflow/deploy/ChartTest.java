@@ -231,6 +231,14 @@ class ChartTest {
         assertThat(JSON.readTree(dashboards.getData().values().iterator().next())).isEqualTo(dashboard);
         JsonNode scaledObject = release.document("ScaledObject");
         assertThat(scaledObject.path("spec").path("triggers").get(0).path("type").asText()).isEqualTo("prometheus");
+        // The lag of the Deployment's pods (<name>-<pod-template-hash>-<suffix>), not the test pod's.
+        String query = scaledObject.path("spec").path("triggers").get(0).path("metadata").path("query").asText();
+        java.util.regex.Matcher pods = java.util.regex.Pattern.compile("pod=~\"([^\"]+)\"").matcher(query);
+        assertThat(pods.find()).as(query).isTrue();
+        String deployment = release.get("Deployment", V1Deployment.class).getMetadata().getName();
+        assertThat(deployment + "-7d9f8c6b5-x2x4q").matches(pods.group(1));
+        assertThat(deployment + "-test-connection").doesNotMatch(pods.group(1));
+        assertThat(query).startsWith("sum(kafka_consumer_fetch_manager_records_lag_max{");
         assertThat(release.get("Deployment", V1Deployment.class).getSpec().getReplicas())
                 .as("replicas left to the autoscaler").isNull();
     }
@@ -268,8 +276,11 @@ class ChartTest {
         assertThat(pod.getTerminationGracePeriodSeconds() * 1000)
                 .isGreaterThan(Long.parseLong(properties.getProperty("shutdown.timeout.ms")));
         // The autoscaler scales what is rendered.
-        assertThat(release.document("ScaledObject").path("spec").path("scaleTargetRef").path("kind").asText())
-                .isEqualTo("StatefulSet");
+        JsonNode scaledObject = release.document("ScaledObject").path("spec");
+        assertThat(scaledObject.path("scaleTargetRef").path("kind").asText()).isEqualTo("StatefulSet");
+        // Its pods are <name>-<ordinal>.
+        assertThat(scaledObject.path("triggers").get(0).path("metadata").path("query").asText())
+                .contains("pod=~\"" + statefulSet.getMetadata().getName() + "-[0-9]+\"");
         // The chart sets the session timeout from its value; config.extra may not fight it.
         assertThatThrownBy(() -> Chart.template(null, Map.of("groupMembership.static", true,
                 "config.extra.kafka\\.session\\.timeout\\.ms", "5000")))
