@@ -78,6 +78,42 @@ class ExternalBenchIT {
         assertThat(profile.get("hottestStreamThreadMethods")).isNotEmpty();
     }
 
+    /**
+     * `bench --external --scale 1x1,2x1`, small: each shape's instances drained every event once
+     * between them (its data table counted), and the ratio is to the first shape.
+     */
+    @Test
+    void shouldMeasureEachShapeOfInstancesAndThreadsOnOneGroup() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exitCode = cli.execute("bench", "--external", "--scale", "1x1,2x1", "--events", Integer.toString(EVENTS),
+                "--rounds", "1", "--json");
+
+        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        JsonNode result = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertThat(result.get("partitions").asInt()).isEqualTo(ScaleBench.PARTITIONS);
+        assertThat(names(result.get("medians"))).containsExactly("1x1", "2x1");
+        assertThat(result.get("runs")).hasSize(2);
+        for (JsonNode run : result.get("runs")) {
+            String shape = run.get("shape").asText();
+            assertThat(run.get("rows").asLong()).as(shape).isEqualTo(2L * EVENTS);
+            assertThat(run.get("dataRows").asLong()).as(shape).isEqualTo(EVENTS);
+            assertThat(run.get("cpuMicrosPerRow").asDouble()).as(shape).isPositive();
+        }
+        assertThat(result.get("ratios").get("1x1").asDouble()).isEqualTo(1.0);
+        assertThat(result.get("ratios").get("2x1").asDouble()).isPositive();
+
+        assertThat(cli.execute("bench", "--scale", "1x1")).as("--scale without --external").isEqualTo(2);
+        assertThat(cli.execute("bench", "--external", "--scale", "4x4")).as("more threads than partitions").isEqualTo(2);
+        assertThat(err.toString()).contains("--scale needs --external")
+                .contains("'4x4' has more stream threads than the 12 partitions");
+    }
+
     private static List<String> names(JsonNode object) {
         List<String> names = new ArrayList<>();
         object.properties().forEach((Map.Entry<String, JsonNode> entry) -> names.add(entry.getKey()));
