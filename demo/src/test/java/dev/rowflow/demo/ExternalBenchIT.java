@@ -28,18 +28,8 @@ class ExternalBenchIT {
 
     @Test
     void shouldMeasureEachWriterInItsOwnJvmOnTheSameRows() throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-
-        int exitCode = cli.execute("bench", "--external", "--events", Integer.toString(EVENTS), "--rounds", "1",
-                "--format", "json", "--jfr", "--json");
-
-        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
-        List<String> lines = out.toString().lines().toList();
-        JsonNode result = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        JsonNode result = bench("--external", "--events", Integer.toString(EVENTS), "--rounds", "1", "--format", "json",
+                "--jfr", "--json");
         assertThat(names(result.get("medians"))).containsExactly("raw", "rowflow-avro", "rowflow-json");
         assertThat(result.get("runs")).hasSize(3);
         for (JsonNode run : result.get("runs")) {
@@ -84,18 +74,8 @@ class ExternalBenchIT {
      */
     @Test
     void shouldMeasureEachShapeOfInstancesAndThreadsOnOneGroup() throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-
-        int exitCode = cli.execute("bench", "--external", "--scale", "1x1,2x1", "--events", Integer.toString(EVENTS),
-                "--rounds", "1", "--json");
-
-        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
-        List<String> lines = out.toString().lines().toList();
-        JsonNode result = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        JsonNode result = bench("--external", "--scale", "1x1,2x1", "--events", Integer.toString(EVENTS), "--rounds", "1",
+                "--json");
         assertThat(result.get("partitions").asInt()).isEqualTo(ScaleBench.PARTITIONS);
         assertThat(names(result.get("medians"))).containsExactly("1x1", "2x1");
         assertThat(result.get("runs")).hasSize(2);
@@ -108,10 +88,30 @@ class ExternalBenchIT {
         assertThat(result.get("ratios").get("1x1").asDouble()).isEqualTo(1.0);
         assertThat(result.get("ratios").get("2x1").asDouble()).isPositive();
 
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
+        cli.setErr(new PrintWriter(err, true));
         assertThat(cli.execute("bench", "--scale", "1x1")).as("--scale without --external").isEqualTo(2);
         assertThat(cli.execute("bench", "--external", "--scale", "4x4")).as("more threads than partitions").isEqualTo(2);
         assertThat(err.toString()).contains("--scale needs --external")
                 .contains("'4x4' has more stream threads than the 12 partitions");
+    }
+
+    /** {@code rowflow bench ARGS} in-process; its exit code must be 0; the JSON on its last line of stdout. */
+    private static JsonNode bench(String... args) throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        List<String> command = new ArrayList<>(List.of("bench"));
+        command.addAll(List.of(args));
+
+        int exitCode = cli.execute(command.toArray(String[]::new));
+
+        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        return new ObjectMapper().readTree(lines.get(lines.size() - 1));
     }
 
     private static List<String> names(JsonNode object) {

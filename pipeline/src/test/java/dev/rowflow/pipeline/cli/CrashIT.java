@@ -4,9 +4,7 @@ import dev.rowflow.embedded.load.Offsets;
 
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
-import dev.rowflow.events.LogEvent;
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.embedded.load.LogEventGenerator;
@@ -14,14 +12,8 @@ import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.sinks.hbase.IndexReport;
 import dev.rowflow.sinks.hbase.DualWriteIndex;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,17 +21,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -113,51 +101,15 @@ class CrashIT {
         }
 
         RowflowConfig config = new RowflowConfig(props);
-        LogEventRows rows = config.logEventRows(null);
-        Set<ByteBuffer> expected = new HashSet<>();
-        LogEventGenerator generator = new LogEventGenerator(1_300, 150, 1_700_000_000_000L);
-        Map<ByteBuffer, Long> eventTime = new HashMap<>();
-        Map<String, Long> summaryCounts = new java.util.TreeMap<>();
-        dev.rowflow.keying.log.LogSummary summary = new dev.rowflow.keying.log.LogSummary();
-        for (int i = 0; i < EVENTS; i++) {
-            LogEvent event = generator.next();
-            summaryCounts.merge(org.apache.hadoop.hbase.util.Bytes.toStringBinary(summary.key(event.getHostname(),
-                    event.getEventType(), event.getTimestamp().toEpochMilli())), 1L, Long::sum);
-            ByteBuffer key = ByteBuffer.wrap(rows.dataLayout().encode(event));
-            expected.add(key);
-            eventTime.put(key, event.getTimestamp().toEpochMilli());
-        }
         try (Connection connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration())) {
-            Set<ByteBuffer> found = new HashSet<>();
-            try (Table data = connection.getTable(TableName.valueOf("crash_data"));
-                 ResultScanner scanner = data.getScanner(new Scan().setRaw(true).readAllVersions().setCaching(5_000))) {
-                for (Result row : scanner) {
-                    ByteBuffer key = ByteBuffer.wrap(row.getRow());
-                    found.add(key);
-                    for (Cell cell : row.rawCells()) {
-                        // Every version of every cell -- the replayed ones too -- at the event time.
-                        assertThat(cell.getTimestamp()).isEqualTo(eventTime.get(key));
-                    }
-                }
-            }
-            assertThat(found).hasSize(EVENTS).isEqualTo(expected);
+            LogRowsExactlyOnce.assertEveryEventOnce(connection, config,
+                    new LogEventGenerator(1_300, 150, 1_700_000_000_000L), EVENTS);
+            LogEventRows rows = config.logEventRows(null);
             var tables = config.logTables(rows);
             IndexReport report = new DualWriteIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX),
                     rows).verify(10);
             assertThat(report.clean()).as("%s", report).isTrue();
             assertThat(report.indexRows()).isEqualTo(EVENTS);
-
-            // The summary counters, incremented through every crash and replay: each event once.
-            Map<String, Long> counted = new java.util.TreeMap<>();
-            try (Table table = connection.getTable(TableName.valueOf("crash_summary"));
-                 ResultScanner scanner = table.getScanner(new Scan())) {
-                for (Result row : scanner) {
-                    counted.put(org.apache.hadoop.hbase.util.Bytes.toStringBinary(row.getRow()),
-                            org.apache.hadoop.hbase.util.Bytes.toLong(row.getValue(
-                                    dev.rowflow.keying.log.LogSummary.FAMILY, dev.rowflow.keying.log.LogSummary.COUNT)));
-                }
-            }
-            assertThat(counted).isEqualTo(summaryCounts);
         }
     }
 

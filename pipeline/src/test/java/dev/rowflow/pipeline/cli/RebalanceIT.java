@@ -7,28 +7,22 @@ import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.embedded.load.OrderGenerator;
 import dev.rowflow.embedded.load.OrderProducer;
 import dev.rowflow.events.Customer;
-import dev.rowflow.events.LogEvent;
 import dev.rowflow.events.Order;
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.log.LogEventRows;
-import dev.rowflow.keying.log.LogSummary;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.OrderTableContents;
 import dev.rowflow.pipeline.topology.OrderTopology;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
-import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -43,18 +37,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -457,42 +448,10 @@ class RebalanceIT {
         boolean holds() throws Exception;
     }
 
-    /** Every event's data row exactly once, each cell at its event time; the summary counts each event once. */
     private static void verifyLogRows(RowflowConfig config, long events) throws Exception {
-        LogEventRows rows = config.logEventRows(null);
-        LogEventGenerator generator = new LogEventGenerator(1_300, 150, EVENT_TIME);
-        Map<ByteBuffer, Long> eventTime = new HashMap<>();
-        Map<String, Long> summaryCounts = new TreeMap<>();
-        LogSummary summary = new LogSummary();
-        for (long i = 0; i < events; i++) {
-            LogEvent event = generator.next();
-            summaryCounts.merge(Bytes.toStringBinary(summary.key(event.getHostname(), event.getEventType(),
-                    event.getTimestamp().toEpochMilli())), 1L, Long::sum);
-            eventTime.put(ByteBuffer.wrap(rows.dataLayout().encode(event)), event.getTimestamp().toEpochMilli());
-        }
-        assertThat(eventTime).as("distinct row keys of the events").hasSize((int) events);
         try (Connection connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration())) {
-            Set<ByteBuffer> found = new HashSet<>();
-            try (Table data = connection.getTable(TableName.valueOf("rebalance_data"));
-                 ResultScanner scanner = data.getScanner(new Scan().setRaw(true).readAllVersions().setCaching(5_000))) {
-                for (Result row : scanner) {
-                    ByteBuffer key = ByteBuffer.wrap(row.getRow());
-                    found.add(key);
-                    for (Cell cell : row.rawCells()) {
-                        assertThat(cell.getTimestamp()).isEqualTo(eventTime.get(key));
-                    }
-                }
-            }
-            assertThat(found).hasSize((int) events).isEqualTo(eventTime.keySet());
-            Map<String, Long> counted = new TreeMap<>();
-            try (Table table = connection.getTable(TableName.valueOf("rebalance_summary"));
-                 ResultScanner scanner = table.getScanner(new Scan())) {
-                for (Result row : scanner) {
-                    counted.put(Bytes.toStringBinary(row.getRow()), Bytes.toLong(row.getValue(LogSummary.FAMILY,
-                            LogSummary.COUNT)));
-                }
-            }
-            assertThat(counted).isEqualTo(summaryCounts);
+            LogRowsExactlyOnce.assertEveryEventOnce(connection, config, new LogEventGenerator(1_300, 150, EVENT_TIME),
+                    events);
         }
     }
 
