@@ -39,6 +39,12 @@ final class GroupMetrics implements StateRestoreListener {
     private volatile long rebalanceStartedNanos;
 
     GroupMetrics(KafkaStreams streams, MeterRegistry registry) {
+        this(streams::metadataForLocalThreads, registry);
+    }
+
+    /** @param threads the instance's stream threads now ({@link KafkaStreams#metadataForLocalThreads}) */
+    GroupMetrics(java.util.function.Supplier<? extends java.util.Collection<ThreadMetadata>> threads,
+                 MeterRegistry registry) {
         rebalances = Counter.builder("rowflow.streams.rebalances")
                 .description("Times this instance entered REBALANCING (joining the group at start-up included)")
                 .register(registry);
@@ -54,16 +60,16 @@ final class GroupMetrics implements StateRestoreListener {
                 .register(registry);
         for (String kind : new String[] {"active", "standby"}) {
             boolean active = kind.equals("active");
-            Gauge.builder("rowflow.streams.tasks", streams, s -> tasks(s, active))
+            Gauge.builder("rowflow.streams.tasks", threads, t -> tasks(t.get(), active))
                     .description("Tasks this instance holds (active: processing a partition of each input; "
                             + "standby: keeping a copy of an active task's state stores)")
                     .tag("kind", kind).register(registry);
         }
     }
 
-    private static int tasks(KafkaStreams streams, boolean active) {
+    private static int tasks(java.util.Collection<ThreadMetadata> threads, boolean active) {
         int tasks = 0;
-        for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
+        for (ThreadMetadata thread : threads) {
             tasks += active ? thread.activeTasks().size() : thread.standbyTasks().size();
         }
         return tasks;
