@@ -93,7 +93,7 @@ final class DemoCommand implements Callable<Integer> {
     int hosts;
 
     @Option(names = "--data-layout", paramLabel = "SPEC",
-            defaultValue = "bucket(8) | timestamp:ts, hostname:text, eventType:text",
+            defaultValue = LogEventRows.DEFAULT_DATA_LAYOUT,
             description = "Row key layout of the data table (default: ${DEFAULT-VALUE}); see `rowflow keys --help`.")
     String dataLayout;
 
@@ -102,7 +102,7 @@ final class DemoCommand implements Callable<Integer> {
     String indexLayout;
 
     @Option(names = "--customers", defaultValue = "2000",
-            description = "Customers to generate (default: ${DEFAULT-VALUE}); the last 10% arrive after their orders.")
+            description = "Customers to generate (default: ${DEFAULT-VALUE}); the last 10%% arrive after their orders.")
     int customers;
 
     @Option(names = "--orders", paramLabel = "N",
@@ -197,6 +197,7 @@ final class DemoCommand implements Callable<Integer> {
                 return 0;
             }
             RowflowConfig config = config(stack);
+            printChoices(config, err);
             try (Admin admin = Admin.create(config.kafkaProperties())) {
                 KafkaTopics.createIfAbsent(admin, TOPIC, Optional.of(partitions), Duration.ofSeconds(60));
                 admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(CUSTOMERS_TOPIC,
@@ -232,9 +233,39 @@ final class DemoCommand implements Callable<Integer> {
         props.put(RowflowConfig.LOG_DATA_LAYOUT_CONFIG, dataLayout);
         props.put(RowflowConfig.LOG_INDEX_LAYOUT_CONFIG, indexLayout);
         props.put(RowflowConfig.METRICS_PORT_CONFIG, metricsPort);
-        // Commit (and so flush to HBase) every second, so progress shows what is durable.
-        props.put("kafka.commit.interval.ms", "1000");
+        props.put(COMMIT_INTERVAL, "1000");
         return new RowflowConfig(props);
+    }
+
+    private static final String COMMIT_INTERVAL = "kafka.commit.interval.ms";
+
+    /** Why the demo sets what it sets; a key whose value is not rowflow's default is printed with this. */
+    private static final Map<String, String> WHY = Map.ofEntries(
+            Map.entry(RowflowConfig.APPLICATION_ID_CONFIG, "the demo's own consumer group and state"),
+            Map.entry(RowflowConfig.PIPELINES_CONFIG, "customers and orders are shown next to the log events"),
+            Map.entry(RowflowConfig.CUSTOMER_PLUS_PLUS_CONFIG, "a customer and its orders are read back in one scan "
+                    + "(off for --order-design normalized, which keeps them in three tables)"),
+            Map.entry(RowflowConfig.ORDER_DESIGN_CONFIG, "--order-design"),
+            Map.entry(RowflowConfig.LOG_DATA_LAYOUT_CONFIG, "--data-layout"),
+            Map.entry(RowflowConfig.LOG_INDEX_LAYOUT_CONFIG, "--index-layout"),
+            Map.entry(RowflowConfig.METRICS_PORT_CONFIG, "--metrics-port (0: a free port, so runs do not collide)"),
+            Map.entry(COMMIT_INTERVAL, "commit, and so flush to HBase, every second instead of Kafka Streams' 30 s: "
+                    + "the progress line counts what is durable"));
+
+    /** Prints the settings of {@code config} that differ from rowflow's defaults, with the reason. */
+    private static void printChoices(RowflowConfig config, PrintWriter err) {
+        Map<String, Object> defaults = new LinkedHashMap<>(RowflowConfig.CONFIG.defaultValues());
+        defaults.put(COMMIT_INTERVAL, "30000");
+        err.println("rowflow demo: settings other than rowflow's defaults:");
+        WHY.keySet().stream().sorted().forEach(key -> {
+            String value = String.valueOf(config.originals().get(key));
+            Object fallback = defaults.get(key);
+            String defaultValue = fallback instanceof List<?> list ? String.join(",", list.stream().map(String::valueOf)
+                    .toList()) : String.valueOf(fallback);
+            if (!value.equals(defaultValue)) {
+                err.printf("  %s=%s (default %s): %s%n", key, value, defaultValue, WHY.get(key));
+            }
+        });
     }
 
     /**

@@ -18,7 +18,7 @@ public final class RowflowDemo {
         Rowflow.routeJavaUtilLogging();
         // HBase's shaded netty needs it on Java 17 (with the --add-opens of the jar manifest).
         System.setProperty("org.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible", "true");
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new DemoCommand()).addSubcommand(new BenchCommand());
+        CommandLine cli = Rowflow.commandLine(new DemoCommand(), new BenchCommand());
         // Exit explicitly: Kafka's and HBase's non-daemon threads would keep the JVM alive.
         System.exit(cli.execute(args));
     }

@@ -27,7 +27,7 @@ class BenchIT {
     void shouldReportEveryFigureInOneJsonObject() throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
+        CommandLine cli = Rowflow.commandLine(new BenchCommand());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
 
@@ -90,7 +90,7 @@ class BenchIT {
                 dev.rowflow.embedded.EmbeddedBigtable.HOW_TO_GET_IT);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
+        CommandLine cli = Rowflow.commandLine(new BenchCommand());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
 

@@ -22,7 +22,7 @@ class DemoIT {
     void shouldReportEveryEventAsADataRowAndAnIndexRowInItsJsonSummary() throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new DemoCommand());
+        CommandLine cli = Rowflow.commandLine(new DemoCommand());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
 
@@ -81,7 +81,7 @@ class DemoIT {
     void shouldIngestFilebeatJsonThroughTheDeclaredInputItPrints() throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new DemoCommand());
+        CommandLine cli = Rowflow.commandLine(new DemoCommand());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
 
@@ -110,7 +110,7 @@ class DemoIT {
     void shouldIngestRegistryAvroOfTwoSchemaVersionsWithTheRegistryItStarts() throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new DemoCommand());
+        CommandLine cli = Rowflow.commandLine(new DemoCommand());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
 
@@ -143,7 +143,7 @@ class DemoIT {
                 dev.rowflow.embedded.EmbeddedBigtable.HOW_TO_GET_IT);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new DemoCommand());
+        CommandLine cli = Rowflow.commandLine(new DemoCommand());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
 

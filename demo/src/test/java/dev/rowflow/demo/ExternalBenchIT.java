@@ -89,7 +89,7 @@ class ExternalBenchIT {
         assertThat(result.get("ratios").get("2x1").asDouble()).isPositive();
 
         StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
+        CommandLine cli = Rowflow.commandLine(new BenchCommand());
         cli.setErr(new PrintWriter(err, true));
         assertThat(cli.execute("bench", "--scale", "1x1")).as("--scale without --external").isEqualTo(2);
         assertThat(cli.execute("bench", "--external", "--scale", "4x4")).as("more threads than partitions").isEqualTo(2);
@@ -101,7 +101,7 @@ class ExternalBenchIT {
     private static JsonNode bench(String... args) throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine().addSubcommand(new BenchCommand());
+        CommandLine cli = Rowflow.commandLine(new BenchCommand());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         List<String> command = new ArrayList<>(List.of("bench"));

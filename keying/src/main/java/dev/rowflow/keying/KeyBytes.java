@@ -79,19 +79,27 @@ public final class KeyBytes {
         return -1;
     }
 
-    /** Printable form of binary bytes, as HBase's shell shows them: {@code \xNN} for non-ASCII. */
+    /**
+     * The bytes as the HBase shell takes them inside double quotes: every byte outside
+     * {@code [A-Za-z0-9._-]} as {@code \xNN} (upper-case hex), so a space, a quote, {@code $} or
+     * {@code #} is never mistaken for part of the syntax around it and nothing is invisible.
+     * {@code Bytes.toBytesBinary} and the shell read it back to the same bytes. Example:
+     * {@code 'web 01' 00 'a"b'} -> {@code web\x2001\x00a\x22b}.
+     */
     public static String toStringBinary(byte[] bytes) {
         StringBuilder sb = new StringBuilder(bytes.length);
         for (byte b : bytes) {
             int c = b & 0xFF;
-            if (c >= ' ' && c <= '~' && c != '\\') {
+            if (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
                 sb.append((char) c);
             } else {
-                sb.append(String.format("\\x%02X", c));
+                sb.append("\\x").append(HEX_DIGITS[c >> 4]).append(HEX_DIGITS[c & 0xF]);
             }
         }
         return sb.toString();
     }
+
+    private static final char[] HEX_DIGITS = "0123456789ABCDEF".toCharArray();
 
     private static MessageDigest newMd5() {
         try {

@@ -67,6 +67,12 @@ public final class RowKeyLayout {
         if (this.parts.isEmpty()) {
             throw new IllegalArgumentException("a layout needs at least one key part");
         }
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (KeyPart part : this.parts) {
+            if (!seen.add(part.field())) {
+                throw new IllegalArgumentException(part.field() + " is in the key twice: a key holds each field once");
+            }
+        }
         int hashed = 0;
         int mod = -1;
         if (salt instanceof Salt.Bucket bucket) {
@@ -192,10 +198,20 @@ public final class RowKeyLayout {
                 hashedEnd = offset;
             }
         }
+        writeSalt(key, hashedEnd, modPart >= 0 ? KeyEncodings.number(reader.read(source, modPart), "mod") : 0);
+        return key;
+    }
+
+    /**
+     * Writes the salt of {@code key}, whose parts are in place after the salt's bytes.
+     *
+     * @param hashedEnd where the parts a {@code hash=} bucket hashes end (the key's length if all)
+     * @param modValue  the value of the {@code mod=} part, if the bucket has one
+     */
+    private void writeSalt(byte[] key, int hashedEnd, long modValue) {
         if (salt instanceof Salt.Bucket bucket) {
             key[0] = (byte) (modPart >= 0
-                    ? Math.floorMod(KeyEncodings.number(reader.read(source, modPart), "mod"),
-                    bucket.buckets())
+                    ? Math.floorMod(modValue, bucket.buckets())
                     : Math.floorMod(MurmurHash3.hash32x86(key, 1, hashedEnd - 1, 0), bucket.buckets()));
         } else if (salt instanceof Salt.Hex hex) {
             String digest = HexFormat.of().formatHex(md5(key, hex.width()));
@@ -206,7 +222,6 @@ public final class RowKeyLayout {
             byte[] digest = md5(key, bin.width());
             System.arraycopy(digest, digest.length - bin.width(), key, 0, bin.width());
         }
-        return key;
     }
 
     /**
@@ -295,6 +310,143 @@ public final class RowKeyLayout {
                     + " bytes after the last part of layout " + spec());
         }
         return new DecodedKey(saltValue, values);
+    }
+
+    /**
+     * Checks that {@code key} is bytes {@link #encode} can write, part by part: a text part is
+     * non-empty UTF-8 without NUL (so the last part holds no {@code 0x00}); every other part reads
+     * back as a value that encodes to the same bytes (a {@code ts} part is no negative time, a
+     * {@code dec} part has no leading zeros); nothing follows the last part. {@code md5} and
+     * {@code uid} parts may be any bytes of their width. The salt is not checked: compare it with
+     * {@link #saltOf}.
+     *
+     * @return the decoded key
+     * @throws IllegalArgumentException starting {@code offset N:}, N the first byte encode could
+     *                                  not have written
+     */
+    public DecodedKey decodeExact(byte[] key) {
+        int width = salt.width();
+        if (key.length < width) {
+            throw new IllegalArgumentException("offset " + key.length + ": the key ends inside the " + width
+                    + "-byte salt " + salt.spec());
+        }
+        if (salt instanceof Salt.Bucket bucket && (key[0] & 0xFF) >= bucket.buckets()) {
+            throw new IllegalArgumentException("offset 0: bucket " + (key[0] & 0xFF) + " is not one of the "
+                    + bucket.buckets() + " buckets of " + salt.spec());
+        }
+        if (salt instanceof Salt.Hex hex) {
+            for (int i = 0; i < hex.width(); i++) {
+                if (Character.digit(key[i], 16) < 0 || Character.isUpperCase(key[i])) {
+                    throw new IllegalArgumentException("offset " + i + ": byte " + hexByte(key[i])
+                            + " is not a lower-case hex digit of the salt " + salt.spec());
+                }
+            }
+        }
+        int offset = width;
+        int last = parts.size() - 1;
+        for (int i = 0; i <= last; i++) {
+            KeyPart part = parts.get(i);
+            KeyEncoding encoding = part.encoding();
+            if (offset >= key.length && !(i == last && encoding == KeyEncodings.TEXT)) {
+                throw new IllegalArgumentException("offset " + offset + ": the key ends before part '" + part.spec() + "'");
+            }
+            int end;
+            try {
+                end = encoding.end(key, offset, i == last);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("offset " + offset + ": part '" + part.spec()
+                        + "' is not the last and has no 0x00 after it");
+            }
+            if (end > key.length) {
+                throw new IllegalArgumentException("offset " + key.length + ": the key ends inside part '"
+                        + part.spec() + "', which takes " + (end - offset) + " bytes from offset " + offset);
+            }
+            int valueEnd = i == last || (encoding != KeyEncodings.TEXT && encoding != KeyEncodings.DECIMAL) ? end : end - 1;
+            if (encoding == KeyEncodings.TEXT) {
+                checkText(part, key, offset, valueEnd);
+            } else if (encoding != KeyEncodings.MD5 && !encoding.token().equals("uid")) {
+                checkRoundTrip(part, i == last, key, offset, end);
+            }
+            offset = end;
+        }
+        if (offset != key.length) {
+            throw new IllegalArgumentException("offset " + offset + ": " + (key.length - offset)
+                    + " bytes after the last part '" + parts.get(last).spec() + "'");
+        }
+        return decode(key);
+    }
+
+    private static void checkText(KeyPart part, byte[] key, int from, int to) {
+        if (from == to) {
+            throw new IllegalArgumentException("offset " + from + ": part '" + part.spec()
+                    + "' is empty, and encode refuses empty text");
+        }
+        for (int i = from; i < to; i++) {
+            if (key[i] == KeyBytes.TERMINATOR) {
+                throw new IllegalArgumentException("offset " + i + ": byte 0x00 inside the last part '" + part.spec()
+                        + "', and encode refuses NUL in text (it ends parts)");
+            }
+        }
+        java.nio.charset.CharsetDecoder utf8 = java.nio.charset.StandardCharsets.UTF_8.newDecoder();
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(key, from, to - from);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(to - from);
+        java.nio.charset.CoderResult result = utf8.decode(in, out, true);
+        if (result.isError()) {
+            throw new IllegalArgumentException("offset " + in.position() + ": byte " + hexByte(key[in.position()])
+                    + " of part '" + part.spec() + "' is not UTF-8");
+        }
+    }
+
+    private static void checkRoundTrip(KeyPart part, boolean last, byte[] key, int from, int end) {
+        Object value;
+        byte[] again;
+        try {
+            value = part.encoding().decode(key, from, end, last);
+            again = new byte[part.encoding().encodedLength(value, last)];
+            part.encoding().encode(value, last, again, 0);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("offset " + from + ": part '" + part.spec() + "' does not read as a "
+                    + "value encode takes: " + e.getMessage());
+        }
+        int mismatch = Arrays.mismatch(again, 0, again.length, key, from, end);
+        if (mismatch >= 0) {
+            throw new IllegalArgumentException("offset " + (from + mismatch) + ": part '" + part.spec() + "' reads as "
+                    + value + ", which encode writes as " + KeyBytes.toStringBinary(again));
+        }
+    }
+
+    private static String hexByte(byte b) {
+        return String.format("0x%02X", b & 0xFF);
+    }
+
+    /**
+     * The salt bytes {@link #encode} writes in front of the parts of {@code key} (empty for an
+     * unsalted layout): a key whose own salt differs was written by another layout.
+     *
+     * @param key a key that {@link #decodeExact} accepts
+     */
+    public byte[] saltOf(byte[] key) {
+        int width = salt.width();
+        if (width == 0) {
+            return new byte[0];
+        }
+        int offset = width;
+        int hashedEnd = key.length;
+        long modValue = 0;
+        int last = parts.size() - 1;
+        for (int i = 0; i <= last; i++) {
+            int end = parts.get(i).encoding().end(key, offset, i == last);
+            if (i == modPart) {
+                modValue = (Long) parts.get(i).encoding().decode(key, offset, end, i == last);
+            }
+            offset = end;
+            if (i == hashedParts - 1) {
+                hashedEnd = offset;
+            }
+        }
+        byte[] again = key.clone();
+        writeSalt(again, hashedEnd, modValue);
+        return Arrays.copyOf(again, width);
     }
 
     /** The key without its salt prefix. */

@@ -643,39 +643,52 @@ public final class EventMapping {
 
     /** A value of a key part: a non-empty String for text encodings, a Long for numeric ones. */
     static Object keyValue(FieldPath path, Object value, boolean textual) {
+        return keyValue(path.text(), value, textual);
+    }
+
+    /**
+     * The value of a key part as the pipeline takes it from a record (a non-empty String for text
+     * encodings, a Long for numeric ones), or the reason it sets the record aside: the one check
+     * of key values, shared by the pipeline and {@code rowflow keys}.
+     *
+     * @param field the field (path) the value is of, named in the reason
+     * @param value a record tree value ({@link RecordTree}); null if absent
+     * @throws InvalidEventException with the reason the dead-letter record carries
+     */
+    public static Object keyValue(String field, Object value, boolean textual) {
         if (value == null) {
-            throw new InvalidEventException(path.text(), null, "is missing: it is part of the row key");
+            throw new InvalidEventException(field, null, "is missing: it is part of the row key");
         }
         if (value == RecordTree.NULL) {
-            throw new InvalidEventException(path.text(), null, "is null: it is part of the row key");
+            throw new InvalidEventException(field, null, "is null: it is part of the row key");
         }
         if (textual) {
             if (value instanceof String text) {
                 if (text.isEmpty()) {
-                    throw new InvalidEventException(path.text(), text, "must not be empty");
+                    throw new InvalidEventException(field, text, "must not be empty");
                 }
                 return text;
             }
             if (value instanceof Number || value instanceof Boolean) {
                 return RecordTree.scalarText(value);
             }
-            throw new InvalidEventException(path.text(), describe(value), "is " + RecordTree.kind(value)
+            throw new InvalidEventException(field, describe(value), "is " + RecordTree.kind(value)
                     + ", where text is expected");
         }
         if (value instanceof Long l) {
             return l;
         }
         if (value instanceof BigInteger) {
-            throw new InvalidEventException(path.text(), value, "is beyond 64 bits, where a whole number is expected");
+            throw new InvalidEventException(field, value, "is beyond 64 bits, where a whole number is expected");
         }
         if (value instanceof BigDecimal decimal) {
             try {
                 return decimal.longValueExact();
             } catch (ArithmeticException e) {
-                throw new InvalidEventException(path.text(), value, "is not a whole number of 64 bits");
+                throw new InvalidEventException(field, value, "is not a whole number of 64 bits");
             }
         }
-        throw new InvalidEventException(path.text(), describe(value), "is " + RecordTree.kind(value)
+        throw new InvalidEventException(field, describe(value), "is " + RecordTree.kind(value)
                 + ", where a whole number is expected");
     }
 

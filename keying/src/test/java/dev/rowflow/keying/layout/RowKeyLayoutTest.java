@@ -5,6 +5,7 @@ import org.apache.commons.codec.digest.MurmurHash3;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -170,6 +171,74 @@ class RowKeyLayoutTest {
         assertThatThrownBy(() -> RowKeyLayout.parse("hostname:text, eventType:text, timestamp:ts", null)
                 .decode("abc".getBytes(StandardCharsets.UTF_8)))
                 .hasMessageContaining("does not fit layout");
+    }
+
+    @Test
+    void shouldRefuseAFieldNamedByTwoParts() {
+        assertThatThrownBy(() -> RowKeyLayout.parse("timestamp:ts, hostname:text, timestamp:rts", null))
+                .hasMessage("layout 'timestamp:ts, hostname:text, timestamp:rts': timestamp is in the key twice: "
+                        + "a key holds each field once");
+    }
+
+    @Test
+    void shouldDecodeExactlyWhatEncodeWritesAndNameTheOffsetOfAnythingElse() {
+        RowKeyLayout layout = RowKeyLayout.parse("bucket(16) | timestamp:ts, hostname:text, eventType:text", null);
+        byte[] key = layout.encode(1364248490000L, "web-01", "login");
+
+        assertThat(layout.decodeExact(key).fields()).containsExactly(Map.entry("timestamp", 1364248490000L),
+                Map.entry("hostname", "web-01"), Map.entry("eventType", "login"));
+        assertThat(layout.saltOf(key)).containsExactly(key[0]);
+
+        assertExactRefused(layout, concat(key, new byte[] {0, 'x'}), "offset 21: byte 0x00 inside the last part "
+                + "'eventType:text', and encode refuses NUL in text (it ends parts)");
+        assertExactRefused(layout, Arrays.copyOf(key, 16), "offset 16: part 'eventType:text' is empty, and encode "
+                + "refuses empty text");
+        assertExactRefused(layout, concat(Arrays.copyOf(key, 17), new byte[] {(byte) 0xC3, 'x'}),
+                "offset 17: byte 0xC3 of part 'eventType:text' is not UTF-8");
+        byte[] negative = key.clone();
+        negative[1] = (byte) 0x80;
+        assertExactRefused(layout, negative, "offset 1: part 'timestamp:ts' does not read as a value encode takes: "
+                + "invalid timestamp '-9223370672606285808': must not be negative (milliseconds since the epoch, UTC)");
+        assertExactRefused(layout, Arrays.copyOf(key, 5), "offset 5: the key ends inside part 'timestamp:ts', which "
+                + "takes 8 bytes from offset 1");
+        byte[] bucket16 = key.clone();
+        bucket16[0] = 16;
+        assertExactRefused(layout, bucket16, "offset 0: bucket 16 is not one of the 16 buckets of bucket(16)");
+
+        RowKeyLayout dec = RowKeyLayout.parse("hex(2) | timestamp:dec, hostname:text", null);
+        byte[] padded = concat("ab007".getBytes(StandardCharsets.US_ASCII), new byte[] {0, 'h'});
+        assertExactRefused(dec, padded, "offset 2: part 'timestamp:dec' reads as 7, which encode writes as 7\\x00");
+        assertExactRefused(dec, concat("AB7".getBytes(StandardCharsets.US_ASCII), new byte[] {0, 'h'}),
+                "offset 0: byte 0x41 is not a lower-case hex digit of the salt hex(2)");
+        assertExactRefused(RowKeyLayout.parse("timestamp:ts", null), new byte[9], "offset 8: 1 bytes after the last "
+                + "part 'timestamp:ts'");
+    }
+
+    @Test
+    void shouldGiveTheSaltTheFieldsOfAKeyCallFor() {
+        for (String spec : List.of("bucket(16) | timestamp:ts, hostname:text", "bucket(8,hash=hostname) | hostname:text, "
+                + "timestamp:ts", "bucket(4,mod=timestamp) | hostname:text, timestamp:ts", "hex(4) | hostname:text, "
+                + "timestamp:ts", "bin(2) | hostname:text, timestamp:ts")) {
+            RowKeyLayout layout = RowKeyLayout.parse(spec, null);
+            Map<String, Object> fields = Map.of("hostname", "web-07", "timestamp", 1364248490123L);
+            byte[] key = layout.encode(fields::get);
+            int width = layout.salt().width();
+            assertThat(layout.saltOf(key)).as(spec).isEqualTo(Arrays.copyOf(key, width));
+
+            byte[] other = key.clone();
+            other[0] ^= 1;
+            assertThat(layout.saltOf(other)).as(spec).isEqualTo(Arrays.copyOf(key, width));
+        }
+    }
+
+    private static void assertExactRefused(RowKeyLayout layout, byte[] key, String message) {
+        assertThatThrownBy(() -> layout.decodeExact(key)).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
     }
 
     private static String md5(String s) {

@@ -440,9 +440,9 @@ class EventMappingTest {
     @Test
     void shouldRefuseAPathTwiceInOneKey() {
         assertRefused(Spec.of("host.name:text, host.name:md5", "message"),
-                "data key 'host.name:text, host.name:md5': host.name is in the key twice");
+                "data key: layout 'host.name:text, host.name:md5': host.name is in the key twice: a key holds each field once");
         assertRefused(Spec.of("@timestamp:ts, @timestamp:rts", "message"),
-                "data key '@timestamp:ts, @timestamp:rts': @timestamp is in the key twice");
+                "data key: layout '@timestamp:ts, @timestamp:rts': @timestamp is in the key twice: a key holds each field once");
     }
 
     @Test

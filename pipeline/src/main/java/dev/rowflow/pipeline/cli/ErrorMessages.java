@@ -3,25 +3,82 @@ package dev.rowflow.pipeline.cli;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
+import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
 
 /**
- * Turns a failed command into one line on stderr and an exit code: 2 for a configuration the
- * user can fix (the message names the key and the reason), 1 for everything else.
+ * rowflow's exit codes and error messages, which scripts may rely on:
+ * <ul>
+ *   <li>0: done, and the answer is yes (a key decoded, an index clean);</li>
+ *   <li>1: ran, and the answer is no (a key another layout wrote, index problems, a name with no
+ *       UID), or failed on the way (a store not reachable);</li>
+ *   <li>2: refused before doing anything: a usage error (an unknown option, a bad value) or a
+ *       configuration error (the message names the key and the reason).</li>
+ * </ul>
+ * A refusal or failure is one line on stderr starting {@code rowflow: }; a usage error adds a
+ * line pointing at the command's {@code --help} instead of printing the whole usage. A stack trace
+ * only with {@code --verbose}.
  */
-final class ErrorMessages implements IExecutionExceptionHandler {
-    static final int CONFIG_ERROR = 2;
+final class ErrorMessages implements IExecutionExceptionHandler, IParameterExceptionHandler {
+    static final int NO = 1;
+    static final int USAGE = 2;
+
+    @Override
+    public int handleParseException(ParameterException e, String[] args) {
+        CommandLine cli = e.getCommandLine();
+        PrintWriter err = cli.getErr();
+        err.println("rowflow: " + e.getMessage());
+        UnmatchedArgumentException.printSuggestions(e, err);
+        err.println("Try '" + cli.getCommandSpec().qualifiedName() + " --help' for more information.");
+        if (verbose(cli.getParseResult()) && e.getCause() != null) {
+            e.getCause().printStackTrace(err);
+        }
+        return USAGE;
+    }
 
     @Override
     public int handleExecutionException(Exception e, CommandLine cli, ParseResult parseResult) {
+        PrintWriter err = cli.getErr();
+        boolean verbose = verbose(parseResult);
         if (e instanceof ConfigException || e instanceof NoSuchFileException) {
-            cli.getErr().println("rowflow: configuration error: " + e.getMessage());
-            return CONFIG_ERROR;
+            err.println("rowflow: configuration error: " + e.getMessage());
+        } else {
+            err.println("rowflow: " + cli.getCommandSpec().qualifiedName(" ").replaceFirst("^rowflow ", "")
+                    + " failed: " + oneLine(e) + (verbose ? "" : " (--verbose prints the stack trace)"));
         }
-        cli.getErr().println("rowflow: " + cli.getCommandName() + " failed: " + e);
-        e.printStackTrace(cli.getErr());
-        return 1;
+        if (verbose) {
+            e.printStackTrace(err);
+        }
+        return e instanceof ConfigException || e instanceof NoSuchFileException ? USAGE : NO;
+    }
+
+    /** The exception and its causes, each as class and message, on one line. */
+    static String oneLine(Throwable e) {
+        StringBuilder line = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (line.length() > 0) {
+                line.append("; caused by ");
+            }
+            line.append(t.getClass().getSimpleName());
+            if (t.getMessage() != null) {
+                line.append(": ").append(t.getMessage().replaceAll("\\s*\\R\\s*", " "));
+            }
+        }
+        return line.toString();
+    }
+
+    /** Whether {@code --verbose} was given to any command on the line. */
+    static boolean verbose(ParseResult parseResult) {
+        for (ParseResult r = parseResult; r != null; r = r.subcommand()) {
+            if (r.hasMatchedOption(Rowflow.VERBOSE)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

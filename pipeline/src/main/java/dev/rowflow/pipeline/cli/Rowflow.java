@@ -2,6 +2,8 @@ package dev.rowflow.pipeline.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /**
  * The {@code rowflow} command line. Subcommands: {@code run}, {@code config}, {@code keys}, {@code tables}, {@code index}; the demo artifact
@@ -14,6 +16,11 @@ import picocli.CommandLine.Command;
         subcommands = {RunCommand.class, ConfigCommand.class, KeysCommand.class, TablesCommand.class, IndexCommand.class,
                 QueryCommand.class, CommandLine.HelpCommand.class})
 public final class Rowflow {
+    static final String VERBOSE = "--verbose";
+
+    @Option(names = VERBOSE, scope = ScopeType.INHERIT,
+            description = "On a failure, print the stack trace too (default: one line).")
+    boolean verbose;
 
     public static void main(String[] args) {
         routeJavaUtilLogging();
@@ -32,10 +39,25 @@ public final class Rowflow {
         }
     }
 
-    /** The command line with rowflow's exit-code and error-message conventions. */
-    public static CommandLine commandLine() {
+    /**
+     * The command line with rowflow's exit-code and error-message conventions ({@link ErrorMessages}),
+     * with {@code more} subcommands (the demo artifact's); every command answers {@code --version}.
+     */
+    public static CommandLine commandLine(Object... more) {
         CommandLine cli = new CommandLine(new Rowflow());
-        cli.setExecutionExceptionHandler(new ErrorMessages());
+        for (Object subcommand : more) {
+            cli.addSubcommand(subcommand);
+        }
+        ErrorMessages errors = new ErrorMessages();
+        cli.setExecutionExceptionHandler(errors);
+        cli.setParameterExceptionHandler(errors);
+        withVersion(cli, new RowflowVersion());
         return cli;
+    }
+
+    /** mixinStandardHelpOptions gives every subcommand -V, which prints nothing without a provider. */
+    private static void withVersion(CommandLine cli, RowflowVersion version) {
+        cli.getCommandSpec().versionProvider(version);
+        cli.getSubcommands().values().forEach(sub -> withVersion(sub, version));
     }
 }

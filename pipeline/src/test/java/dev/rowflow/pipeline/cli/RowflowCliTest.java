@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,11 +81,12 @@ class RowflowCliTest {
 
     @Test
     void shouldSayWhenAKeyWasNotWrittenByTheLayout() {
-        assertThat(run("keys", "decode", "\\x0F\\x00\\x00\\x01=\\xA3\\x8B\\xF0\\x10web-01\\x00login")).isZero();
-        assertThat(out.toString()).contains("salt bucket(16): 15  (DOES NOT match the fields, which give 7");
+        assertThat(run("keys", "decode", "\\x0F\\x00\\x00\\x01=\\xA3\\x8B\\xF0\\x10web-01\\x00login")).isEqualTo(1);
+        assertThat(out.toString()).contains("salt bucket(16): 15  (DOES NOT match the fields)");
+        assertThat(err.toString()).contains("the salt 15 does not match the fields, which give 7");
 
-        assertThat(run("keys", "decode", "-l", "hostname:text, timestamp:ts", "abc")).isEqualTo(2);
-        assertThat(err.toString()).contains("does not fit layout hostname:text, timestamp:ts");
+        assertThat(run("keys", "decode", "-l", "hostname:text, timestamp:ts", "abc")).isEqualTo(1);
+        assertThat(err.toString()).contains("offset 0: part 'hostname:text' is not the last and has no 0x00 after it");
     }
 
     @Test
@@ -93,5 +95,57 @@ class RowflowCliTest {
         assertThat(out.toString().lines().toList()).containsExactly("40", "80", "c0");
         assertThat(run("keys", "splits", "-r", "20")).isEqualTo(2);
         assertThat(err.toString()).contains("at most one region per bucket");
+    }
+
+    @Test
+    void shouldSplitAnUnsaltedLayoutAtTheQuantilesOfSampleValues(@TempDir Path dir) throws Exception {
+        Path samples = dir.resolve("hosts.txt");
+        Files.writeString(samples, "# one line per known host\n"
+                + "hostname=web-01\teventType=a\ttimestamp=0\n"
+                + "hostname=web-02 eventType=a timestamp=0\n"
+                + "\n"
+                + "hostname=web-03 eventType=a timestamp=0\n"
+                + "hostname=db 01\teventType=a\ttimestamp=0\n");
+        String layout = "hostname:text, eventType:text, timestamp:rts";
+
+        assertThat(run("keys", "splits", "-l", layout, "--samples", samples.toString(), "-r", "2")).isZero();
+        assertThat(out.toString().lines().toList()).containsExactly(
+                "web-02\\x00a\\x00\\x7F\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF");
+        out.getBuffer().setLength(0);
+        assertThat(run("keys", "splits", "-l", layout, "--samples", samples.toString(), "-r", "2", "--format", "hex"))
+                .isZero();
+        assertThat(out.toString().lines().toList()).containsExactly("7765622d30320061007fffffffffffffff");
+    }
+
+    @Test
+    void shouldEncodeOneKeyPerLineOfStdin() {
+        java.io.InputStream stdin = System.in;
+        try {
+            System.setIn(new java.io.ByteArrayInputStream(("hostname=web-01 eventType=login timestamp=1364248490000\n"
+                    + "hostname=web 02\teventType=a\"b\ttimestamp=2013-03-25T21:54:50Z\n").getBytes()));
+            assertThat(run("keys", "encode", "-l", "hostname:text, eventType:text, timestamp:rts", "--stdin")).isZero();
+        } finally {
+            System.setIn(stdin);
+        }
+        assertThat(out.toString().lines().toList()).containsExactly(
+                "web-01\\x00login\\x00\\x7F\\xFF\\xFE\\xC2\\x5Ct\\x0F\\xEF",
+                "web\\x2002\\x00a\\x22b\\x00\\x7F\\xFF\\xFE\\xC2\\x5Ct\\x0F\\xEF");
+    }
+
+    @Test
+    void shouldShowWhereEachEffectiveValueComesFrom(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("rowflow.properties");
+        Files.writeString(file, "kafka.bootstrap.servers=broker:9092\nkafka.sasl.jaas.config=org.apache.kafka.common."
+                + "security.scram.ScramLoginModule required username=\"u\" password=\"p\";\n");
+
+        assertThat(run("config", "--effective", "-c", file.toString())).isZero();
+        List<String> lines = out.toString().lines().toList();
+        assertThat(lines.get(0)).matches("KEY +VALUE +SOURCE");
+        assertThat(lines).anyMatch(l -> l.matches("kafka\\.bootstrap\\.servers +broker:9092 +file"))
+                .anyMatch(l -> l.matches("kafka\\.sasl\\.jaas\\.config +\\[hidden\\] +file"))
+                .anyMatch(l -> l.matches("application\\.id +rowflow +default"))
+                .noneMatch(l -> l.contains("password=\"p\""));
+        assertThat(run("config", "-c", file.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--config is read with --effective only");
     }
 }
