@@ -57,19 +57,19 @@ final class ErrorMessages implements IExecutionExceptionHandler, IParameterExcep
         return e instanceof ConfigException || e instanceof NoSuchFileException ? USAGE : NO;
     }
 
-    /** The exception and its causes, each as class and message, on one line. */
+    /**
+     * The messages of the exception and its causes on one line, each once (wrappers often repeat
+     * their cause's); the class name only where no message says anything, which is a bug to report.
+     */
     static String oneLine(Throwable e) {
-        StringBuilder line = new StringBuilder();
+        java.util.List<String> messages = new java.util.ArrayList<>();
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (line.length() > 0) {
-                line.append("; caused by ");
-            }
-            line.append(t.getClass().getSimpleName());
-            if (t.getMessage() != null) {
-                line.append(": ").append(t.getMessage().replaceAll("\\s*\\R\\s*", " "));
+            String message = t.getMessage() == null ? null : t.getMessage().replaceAll("\\s*\\R\\s*", " ");
+            if (message != null && messages.stream().noneMatch(m -> m.contains(message))) {
+                messages.add(message);
             }
         }
-        return line.toString();
+        return messages.isEmpty() ? e.getClass().getName() : String.join(": ", messages);
     }
 
     /** Whether {@code --verbose} was given to any command on the line. */

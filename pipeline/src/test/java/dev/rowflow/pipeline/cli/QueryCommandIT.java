@@ -1,5 +1,7 @@
 package dev.rowflow.pipeline.cli;
 
+import dev.rowflow.keying.KeyBytes;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rowflow.embedded.EmbeddedStack;
@@ -156,6 +158,19 @@ class QueryCommandIT {
         assertThat(table).contains("time").contains("host").contains("event 597").contains("event 591")
                 .contains("-- 2 events, 1 scans, 0 dangling index rows skipped");
         assertThat(run(configFile, "query", "host", "web-99")).contains("-- 0 events");
+        assertThat(uids.find("hostname", "web-99")).isEmpty();
+
+        // Keys by hand through the configuration: the configured layout, its UIDs looked up, never assigned.
+        byte[] dataKey = config.logEventRows(uids).rowsOf(events.get(4)).get(0).key();
+        assertThat(run(configFile, "keys", "encode", "hostname=web-1", "eventType=auth", "timestamp=" + (T0 + 4)))
+                .isEqualTo(KeyBytes.toStringBinary(dataKey) + System.lineSeparator());
+        assertThat(run(configFile, "keys", "decode", KeyBytes.toStringBinary(dataKey)))
+                .contains("hostname:uid: " + uids.find("hostname", "web-1").getAsLong() + "  (web-1)");
+        StringWriter err = new StringWriter();
+        assertThat(Rowflow.commandLine().setErr(new PrintWriter(err)).execute("keys", "encode", "--config",
+                configFile.toString(), "hostname=web-99", "eventType=auth", "timestamp=1")).isEqualTo(1);
+        assertThat(err.toString()).isEqualTo("rowflow: no hostname named 'web-99' has ever been written (no UID for it)"
+                + System.lineSeparator());
         assertThat(uids.find("hostname", "web-99")).isEmpty();
     }
 
