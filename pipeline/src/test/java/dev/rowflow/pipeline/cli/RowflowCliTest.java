@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.cli;
 
+import dev.rowflow.keying.layout.RowKeyLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -147,5 +148,31 @@ class RowflowCliTest {
                 .noneMatch(l -> l.contains("password=\"p\""));
         assertThat(run("config", "-c", file.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("--config is read with --effective only");
+    }
+
+    @Test
+    void shouldEncodeTheKeysOfADeclaredInput() {
+        String recipe = Path.of("..", "deploy", "recipes", "filebeat.properties").toString();
+        String time = "2026-11-22T08:00:00Z";
+        long millis = java.time.Instant.parse(time).toEpochMilli();
+
+        assertThat(run("keys", "encode", "-c", recipe, "--input", "filebeat", "--format", "hex", "@timestamp=" + time,
+                "host.name=web-017", "log.file.path=/var/log/app.log", "log.offset=42")).isZero();
+        assertThat(run("keys", "encode", "-c", recipe, "--input", "filebeat", "--index", "host", "--format", "hex",
+                "@timestamp=" + time, "host.name=web-017", "event.dataset=app.log", "log.file.path=/var/log/app.log",
+                "log.offset=42")).isZero();
+
+        RowKeyLayout data = RowKeyLayout.parse("bucket(16) | @timestamp:ts, host.name:text, log.file.path:md5, "
+                + "log.offset:long", null);
+        RowKeyLayout host = RowKeyLayout.parse("host.name:text, event.dataset:text, @timestamp:rts, log.file.path:md5, "
+                + "log.offset:long", null);
+        assertThat(out.toString().lines().toList()).containsExactly(
+                java.util.HexFormat.of().formatHex(data.encode(millis, "web-017", "/var/log/app.log", 42L)),
+                java.util.HexFormat.of().formatHex(host.encode("web-017", "app.log", millis, "/var/log/app.log", 42L)));
+
+        assertThat(run("keys", "encode", "-c", recipe, "--input", "filebeat", "--index", "nope", "host.name=a")).isEqualTo(2);
+        assertThat(err.toString()).contains("--index nope: input filebeat has the indexes [host]");
+        assertThat(run("keys", "encode", "-c", recipe, "--input", "beats", "host.name=a")).isEqualTo(2);
+        assertThat(err.toString()).contains("--input beats: no such input in the configuration (inputs: [filebeat])");
     }
 }
