@@ -229,13 +229,17 @@ final class KeysCommand {
         }
     }
 
-    /** What reads field values (arguments, stdin lines, sample files) shares. */
+    /** What the commands that read field values (arguments, stdin lines, sample files) and print keys share. */
     abstract static class ValuesCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
         @Mixin
         LayoutSource source = new LayoutSource();
+
+        @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "shell",
+                description = "shell (the HBase shell's \\xNN escaping) or hex (default: ${DEFAULT-VALUE}).")
+        KeyFormat format;
 
         /**
          * The key of {@code words} ({@code FIELD=VALUE} each), every value checked as the pipeline
@@ -321,10 +325,6 @@ final class KeysCommand {
 
         @Option(names = "--stdin", description = "Read the values from stdin, one key per line.")
         boolean stdin;
-
-        @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "shell",
-                description = "shell (the HBase shell's \\xNN escaping) or hex (default: ${DEFAULT-VALUE}).")
-        KeyFormat format;
 
         @Override
         public Integer call() throws Exception {
@@ -483,10 +483,6 @@ final class KeysCommand {
         @Option(names = "--samples", paramLabel = "FILE",
                 description = "Field values of typical keys (e.g. one line per known host), to split at their quantiles.")
         Path samples;
-
-        @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "shell",
-                description = "shell (the HBase shell's \\xNN escaping) or hex (default: ${DEFAULT-VALUE}).")
-        KeyFormat format;
 
         @Override
         public Integer call() throws Exception {
