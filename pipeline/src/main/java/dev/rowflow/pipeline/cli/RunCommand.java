@@ -9,13 +9,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import sun.misc.Signal;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-/** Runs the log pipeline against an external Kafka and HBase until SIGTERM or Ctrl-C. */
+/**
+ * Runs the log pipeline against an external Kafka and HBase until SIGTERM or Ctrl-C (SIGINT).
+ *
+ * <p>Exit status: 0 when stopped by a signal after committing (what Kubernetes expects of a pod it
+ * stops), 1 when the streams failed on their own, 2 for a configuration it refuses.
+ */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run the pipeline against external Kafka and HBase until stopped (SIGTERM, Ctrl-C).",
+        description = {"Run the pipeline against external Kafka and HBase until stopped (SIGTERM, Ctrl-C);"
+                + " a stop commits what was written and exits 0.",
                 "Configuration: the properties file, overridden by ROWFLOW_CONFIG_* environment variables;"
                         + " `rowflow config` lists the keys."})
 final class RunCommand implements Callable<Integer> {
@@ -33,12 +42,37 @@ final class RunCommand implements Callable<Integer> {
             metrics.readiness(pipeline::ready);
             LOG.info("rowflow {} running; metrics on port {}", RowflowVersion.version(), metrics.port());
 
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                LOG.info("stopping: committing and closing the streams");
-                pipeline.close();
-            }, "rowflow-shutdown"));
-            pipeline.awaitTermination();
-            return pipeline.state() == KafkaStreams.State.ERROR ? 1 : 0;
+            // SIGTERM and SIGINT are handled here rather than by the JVM's shutdown: a JVM that
+            // shuts down on a signal exits 143 (130) whatever its hooks do, and Kubernetes, systemd
+            // and scripts read that as a failure. The handlers only wake this thread, which commits,
+            // closes and returns 0.
+            CountDownLatch stop = new CountDownLatch(1);
+            Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+            Signal.handle(new Signal("INT"), signal -> stop.countDown());
+            Thread watch = new Thread(() -> {
+                try {
+                    pipeline.awaitTermination();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                stop.countDown();
+            }, "rowflow-streams-watch");
+            watch.setDaemon(true);
+            watch.start();
+            // Any other way the JVM ends (SIGHUP, System.exit elsewhere) still commits.
+            AtomicBoolean closed = new AtomicBoolean();
+            Runnable close = () -> {
+                if (closed.compareAndSet(false, true)) {
+                    LOG.info("stopping: committing and closing the streams");
+                    pipeline.close();
+                }
+            };
+            Runtime.getRuntime().addShutdownHook(new Thread(close, "rowflow-shutdown"));
+
+            stop.await();
+            boolean failed = pipeline.state() == KafkaStreams.State.ERROR;
+            close.run();
+            return failed ? 1 : 0;
         }
     }
 }

@@ -146,7 +146,7 @@ class RebalanceIT {
                 group.awaitCovering("b's tasks moved", "a", "c");
 
                 group.change("c leaves (SIGTERM)");
-                assertThat(group.instances.remove("c").terminate()).as("c's exit code").isIn(0, 143);
+                assertThat(group.instances.remove("c").terminate()).as("c's exit code").isZero();
                 group.awaitCovering("c's tasks moved", "a");
 
                 Map<String, String> staticMember = Map.of("ROWFLOW_CONFIG_KAFKA_GROUP_INSTANCE_ID", GROUP + "-d",
@@ -157,7 +157,7 @@ class RebalanceIT {
 
                 group.change("d restarted (same group.instance.id)");
                 double rebalancesOfA = group.metric("a", "rowflow_streams_rebalances_total");
-                assertThat(group.instances.remove("d").terminate()).as("d's exit code").isIn(0, 143);
+                assertThat(group.instances.remove("d").terminate()).as("d's exit code").isZero();
                 // A static member stays in the group when it stops: its tasks wait for it.
                 assertThat(group.description().members()).extracting(m -> m.groupInstanceId().orElse(""))
                         .contains(GROUP + "-d-1");

@@ -96,6 +96,7 @@ class RunCommandIT {
 
                 rowflow.destroy(); // SIGTERM
                 assertThat(rowflow.waitFor(60, TimeUnit.SECONDS)).as("exited within 60 s of SIGTERM").isTrue();
+                assertThat(rowflow.exitValue()).as("exit status after SIGTERM (a stop, not a failure)").isZero();
             } finally {
                 rowflow.destroyForcibly();
             }
