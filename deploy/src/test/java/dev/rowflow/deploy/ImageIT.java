@@ -52,7 +52,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * unpacked root filesystem in a chroot (a private mount namespace: the root read-only, /proc,
  * /dev, a tmpfs /tmp, the configuration and state mounted as the chart mounts them; uid 10001),
  * runs the pipeline against the embedded stack, answers /readyz, writes every event and exits 0
- * on SIGTERM with everything committed. A container itself cannot be started on these machines.
+ * on SIGTERM with everything committed; pushed as the README says (skopeo) to a registry (Debian's
+ * docker-registry), it is served unchanged. A container itself cannot be started on these machines.
  *
  * <p>Skipped, with a message, where the build cannot run: not root, or debootstrap, buildah,
  * chroot or unshare missing (Debian: {@code apt-get install debootstrap buildah}).
@@ -282,20 +283,70 @@ class ImageIT {
         }
     }
 
+    @Test
+    @Order(4)
+    void shouldPushToARegistryAsTheReadmeSaysAndServeTheSameImage() throws Exception {
+        List<String> missing = Stream.of("skopeo", "docker-registry").filter(t -> !onPath(t)).toList();
+        Assumptions.assumeTrue(missing.isEmpty(), "the push is not tried: " + String.join(", ", missing)
+                + " not installed (Debian: apt-get install skopeo docker-registry)");
+        // Debian's Docker registry (the distribution project) on loopback, plain HTTP.
+        Path registry = Files.createDirectories(WORK.resolve("registry"));
+        int port = freePort();
+        Files.writeString(registry.resolve("config.yml"), """
+                version: 0.1
+                storage:
+                  filesystem:
+                    rootdirectory: %s
+                http:
+                  addr: 127.0.0.1:%d
+                """.formatted(registry.resolve("data"), port));
+        Process server = new ProcessBuilder("docker-registry", "serve", registry.resolve("config.yml").toString())
+                .redirectErrorStream(true).redirectOutput(registry.resolve("registry.log").toFile()).start();
+        try {
+            HttpClient http = HttpClient.newHttpClient();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            int status = 0;
+            while (status != 200 && System.nanoTime() < deadline && server.isAlive()) {
+                try {
+                    status = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v2/")).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode();
+                } catch (IOException notYet) {
+                    Thread.sleep(200);
+                }
+            }
+            assertThat(status).as("registry up; its log:%n%s", Files.readString(registry.resolve("registry.log"))).isEqualTo(200);
+
+            String reference = "127.0.0.1:" + port + "/rowflow:" + System.getProperty("rowflow.version");
+            Run push = run(Duration.ofMinutes(3), "skopeo", "copy", "--dest-tls-verify=false",
+                    "oci-archive:" + ARCHIVE, "docker://" + reference);
+            assertThat(push.exit).as("skopeo copy: %s", push.out).isZero();
+            JsonNode built = JSON.readTree(run(Duration.ofMinutes(1), "skopeo", "inspect", "oci-archive:" + ARCHIVE).out);
+            Run inspect = run(Duration.ofMinutes(1), "skopeo", "inspect", "--tls-verify=false", "docker://" + reference);
+            assertThat(inspect.exit).as("skopeo inspect: %s", inspect.out).isZero();
+            JsonNode served = JSON.readTree(inspect.out);
+            // The same manifest (so the same config and layers), pushed without conversion.
+            assertThat(served.path("Digest").asText()).startsWith("sha256:").isEqualTo(built.path("Digest").asText());
+            assertThat(served.path("Labels")).isEqualTo(config.path("config").path("Labels"));
+        } finally {
+            server.destroy();
+            server.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
     /** Why the image cannot be built here, or null. */
     private static String whyItCannotBuild() throws Exception {
         if (!run(Duration.ofSeconds(10), "id", "-u").out.strip().equals("0")) {
             return "building the image needs root (debootstrap installs packages, prepare-root runs in a chroot)";
         }
-        List<String> missing = new ArrayList<>();
-        for (String tool : List.of("debootstrap", "buildah", "chroot", "unshare", "mount", "tar", "git")) {
-            if (Stream.of(System.getenv("PATH").split(File.pathSeparator), new String[] {"/usr/sbin", "/sbin"})
-                    .flatMap(Stream::of).noneMatch(dir -> Files.isExecutable(Path.of(dir, tool)))) {
-                missing.add(tool);
-            }
-        }
+        List<String> missing = Stream.of("debootstrap", "buildah", "chroot", "unshare", "mount", "tar", "git")
+                .filter(tool -> !onPath(tool)).toList();
         return missing.isEmpty() ? null
                 : String.join(", ", missing) + " not installed (Debian: apt-get install debootstrap buildah)";
+    }
+
+    private static boolean onPath(String tool) {
+        return Stream.of(System.getenv("PATH").split(File.pathSeparator), new String[] {"/usr/sbin", "/sbin"})
+                .flatMap(Stream::of).anyMatch(dir -> Files.isExecutable(Path.of(dir, tool)));
     }
 
     private static void awaitReady(int port) throws Exception {
