@@ -105,7 +105,10 @@ buildah=(buildah --root "$work/containers" --runroot "$work/run" --storage-drive
 container=""
 cleanup() {
   if [ -n "$container" ]; then "${buildah[@]}" rm "$container" >/dev/null 2>&1 || true; fi
-  if [ "$keep_work" = false ]; then rm -rf "$work"; fi
+  # A debootstrap that failed half-way can leave /proc or /sys mounted in the root it was making:
+  # unmount them first, and never let rm cross into another file system.
+  awk -v work="$work/" 'index($2, work) == 1 { print $2 }' /proc/mounts | sort -r | xargs -r umount -l
+  if [ "$keep_work" = false ]; then rm -rf --one-file-system "$work"; fi
 }
 trap cleanup EXIT
 started=$(date +%s)
