@@ -4,6 +4,7 @@
 # and assembled by buildah into an OCI archive. After `mvn -B -DskipTests package`, as root:
 #
 #   deploy/build-image.sh [--output FILE] [--name NAME:TAG] [--mirror URL] [--work DIR] [--keep-work]
+#   (--work: where its temporary directory goes, default /var/tmp; --keep-work: keep that directory)
 #   deploy/build-image.sh --definition      # print the image definition, build nothing
 #
 # Then `podman load -i FILE`, or push: `skopeo copy oci-archive:FILE docker://REGISTRY/rowflow:TAG`.
@@ -49,7 +50,7 @@ LABELS=(
 )
 
 usage() {
-  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 refuse() {
@@ -96,11 +97,10 @@ done
   || refuse "expected one pipeline/target/rowflow-pipeline-*.jar, found: ${jars[*]} (run 'mvn -B -DskipTests package' first)"
 [ -d "$project/pipeline/target/lib" ] || refuse "pipeline/target/lib is missing (run 'mvn -B -DskipTests package' first)"
 
-if [ -z "$work" ]; then
-  work="$(mktemp -d /var/tmp/rowflow-image.XXXXXX)"
-else
-  mkdir -p "$work"
-fi
+# A directory of its own under --work (default /var/tmp; about 1.5 GB at the peak), so that removing
+# it at the end removes nothing else.
+mkdir -p "${work:-/var/tmp}"
+work="$(mktemp -d "${work:-/var/tmp}/rowflow-image.XXXXXX")"
 buildah=(buildah --root "$work/containers" --runroot "$work/run" --storage-driver vfs)
 container=""
 cleanup() {
@@ -168,5 +168,6 @@ container=""
 
 archive=$(stat -c %s "$output")
 echo "build-image.sh: $name -> $output"
+if [ "$keep_work" = true ]; then echo "build-image.sh: work directory kept: $work"; fi
 echo "build-image.sh: $((archive / 1000000)) MB compressed, $((unpacked / 1000000)) MB unpacked" \
   "(Java $((java / 1000000)) MB, rowflow's jars $((jars / 1000000)) MB), in $(( $(date +%s) - started )) s"
