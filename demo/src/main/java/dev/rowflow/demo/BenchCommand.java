@@ -199,7 +199,7 @@ final class BenchCommand implements Callable<Integer> {
             // measured on request.
             props.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, String.valueOf(summary));
             RowflowConfig config = new RowflowConfig(props);
-            LogEventRows rows = config.logEventRows(null);
+            LogEventRows rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
 
             List<LogEvent> generated = new ArrayList<>(events);
             LogEventGenerator generator = new LogEventGenerator(8, 200, System.currentTimeMillis() - events);
@@ -226,7 +226,7 @@ final class BenchCommand implements Callable<Integer> {
             double naive = naivePuts(config, rows, puts, naiveRows, err);
             List<QueryLatency.Result> latencies;
             List<HotspotExperiment.Result> hotspot;
-            try (Connection connection = RowflowPipeline.connect(config)) {
+            try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
                 latencies = QueryLatency.run(connection, config, generated, queries, err);
                 if (target.capabilities().regionMetrics()) {
                     hotspot = HotspotExperiment.run(connection, events / 2, err);
@@ -275,9 +275,11 @@ final class BenchCommand implements Callable<Integer> {
     static Map<TableRole, TableDefinition> tablesLike(RowflowConfig config, LogEventRows rows, String prefix,
                                                               Connection connection) throws Exception {
         Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
-        config.logTables(rows).forEach((role, table) -> tables.put(role, new TableDefinition(
-                TableName.valueOf(prefix + table.name().getNameAsString()), table.family(), table.settings(),
-                table.layout())));
+        dev.rowflow.pipeline.ingest.LogIngest.of(config, null).tables().forEach(logTable -> {
+            TableDefinition table = logTable.definition();
+            tables.put(logTable.role(), new TableDefinition(TableName.valueOf(prefix + table.name().getNameAsString()),
+                    table.family(), table.settings(), table.layout()));
+        });
         try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
             for (TableDefinition table : tables.values()) {
                 new TableAdmin(admin).createOrCheck(table);
@@ -292,7 +294,7 @@ final class BenchCommand implements Callable<Integer> {
      */
     private static double naivePuts(RowflowConfig config, LogEventRows rows, Map<TableRole, List<Put>> puts, int count,
                                      PrintWriter err) throws Exception {
-        try (Connection connection = RowflowPipeline.connect(config)) {
+        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
             Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "naive_", connection);
             List<Put> dataPuts = puts.get(TableRole.LOG_DATA);
             List<Put> indexPuts = puts.get(TableRole.LOG_INDEX);
@@ -317,7 +319,7 @@ final class BenchCommand implements Callable<Integer> {
     /** The same rows written straight through one BufferedMutator per table: what HBase takes here. */
     private static Phase rawCeiling(RowflowConfig config, LogEventRows rows, Map<TableRole, List<Put>> puts, PrintWriter err)
             throws Exception {
-        try (Connection connection = RowflowPipeline.connect(config)) {
+        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
             Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "raw_", connection);
             CpuMeter cpu = new CpuMeter();
             long start = System.nanoTime();

@@ -369,9 +369,9 @@ final class DemoCommand implements Callable<Integer> {
 
     /** Counts and samples the rows with plain hbase-client, after the pipeline has stopped. */
     private DemoSummary readBack(Run run, RowflowConfig config, Admin admin) throws Exception {
-        LogEventRows layouts = config.logEventRows(null);
+        LogEventRows layouts = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
         int buckets = layouts.dataLayout().salt() instanceof Salt.Bucket bucket ? bucket.buckets() : 0;
-        try (Connection connection = RowflowPipeline.connect(config)) {
+        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
             long[] perBucket = new long[buckets];
             long dataRows = 0;
             try (Table data = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)));
@@ -464,7 +464,7 @@ final class DemoCommand implements Callable<Integer> {
      */
     private static DemoSummary.CustomerScan customerScan(Connection connection, RowflowConfig config, Customer customer)
             throws Exception {
-        OrderRows rows = config.orderRows(null);
+        OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, null);
         byte[] start = rows.customerPrefix(customer.getCustomerNumber());
         byte[] stop = RowKeyLayout.prefixEnd(start);
         List<DemoSummary.ScannedRow> scanned = new ArrayList<>();

@@ -381,10 +381,10 @@ final class ExternalBench {
             Map<String, Object> tables = new LinkedHashMap<>(base);
             tables.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, rowflow.dataTable());
             try (org.apache.hadoop.hbase.client.Connection connection =
-                         dev.rowflow.pipeline.runtime.RowflowPipeline.connect(config);
+                         dev.rowflow.pipeline.runtime.HBaseConnections.connect(config);
                  org.apache.hadoop.hbase.client.Table table = connection.getTable(
                          org.apache.hadoop.hbase.TableName.valueOf(rowflow.dataTable()))) {
-                return VisibilityLatency.measure(producer, generator, config.logEventRows(null), table,
+                return VisibilityLatency.measure(producer, generator, dev.rowflow.pipeline.ingest.LogIngest.rows(config, null), table,
                         (long) (eventsPerSecond * seconds), eventsPerSecond, Duration.ofMinutes(1));
             }
         }
@@ -458,7 +458,7 @@ final class ExternalBench {
     /** Rows of a writer's data table: every event's row must be there, once. */
     static long dataRows(Map<String, Object> base, String table) throws Exception {
         try (org.apache.hadoop.hbase.client.Connection connection =
-                     dev.rowflow.pipeline.runtime.RowflowPipeline.connect(new RowflowConfig(base));
+                     dev.rowflow.pipeline.runtime.HBaseConnections.connect(new RowflowConfig(base));
              org.apache.hadoop.hbase.client.Table t = connection.getTable(
                      org.apache.hadoop.hbase.TableName.valueOf(table));
              org.apache.hadoop.hbase.client.ResultScanner scanner = t.getScanner(new org.apache.hadoop.hbase.client.Scan()

@@ -187,7 +187,7 @@ final class InputDemo {
 
     private static Summary readBack(Source source, RowflowConfig config, InputConfig input, Admin admin,
                                     long produced, double seconds) throws Exception {
-        try (Connection connection = RowflowPipeline.connect(config)) {
+        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
             String dataTable = input.tableName(InputConfig.TABLE);
             long dataRows = count(connection, dataTable);
             long indexRows = count(connection, input.tableName("index." + input.indexes().get(0) + "." + InputConfig.TABLE));

@@ -46,13 +46,13 @@ final class QueryLatency {
 
     static List<Result> run(Connection connection, RowflowConfig config, List<LogEvent> events, int queries,
                             PrintWriter err) throws Exception {
-        var rows = config.logEventRows(null);
-        var tables = config.logTables(rows);
+        var rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
+        var tables = dev.rowflow.pipeline.ingest.LogIngest.of(config, null);
         ExecutorService pool = Executors.newFixedThreadPool(8);
         List<Result> results = new ArrayList<>();
         try {
-            LogQueries logs = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                    tables.get(TableRole.LOG_INDEX).name(), rows, pool);
+            LogQueries logs = new LogQueries(connection, tables.table(TableRole.LOG_DATA).orElseThrow().name(),
+                    tables.table(TableRole.LOG_INDEX).orElseThrow().name(), rows, pool);
             Random random = new Random(42);
             results.add(time("host", "one host and type, 2 s window, newest first, limit 100", queries, i -> {
                 LogEvent e = events.get(random.nextInt(events.size()));
@@ -118,10 +118,11 @@ final class QueryLatency {
         props.put(RowflowConfig.ORDER_TABLE_CONFIG, "bench_order");
         props.put(RowflowConfig.ORDER_INDEX_TABLE_CONFIG, "bench_order_index");
         RowflowConfig config = new RowflowConfig(props);
-        OrderRows rows = config.orderRows(null);
-        Map<TableRole, TableDefinition> definitions = config.orderTables(rows);
+        OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, null);
+        dev.rowflow.pipeline.ingest.PipelinePlan plan = dev.rowflow.pipeline.ingest.PipelinePlan.build(config, null);
+        Map<TableRole, TableDefinition> definitions = plan.tables();
         try (Admin admin = connection.getAdmin()) {
-            RowflowPipeline.createOrCheck(new TableAdmin(admin), definitions, config);
+            RowflowPipeline.createOrCheck(new TableAdmin(admin), plan);
         }
         OrderGenerator generator = new OrderGenerator(9, OrderData.CUSTOMERS, System.currentTimeMillis());
         List<String> numbers = new ArrayList<>();

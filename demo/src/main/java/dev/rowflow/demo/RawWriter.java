@@ -42,9 +42,9 @@ public final class RawWriter {
         int events = Integer.parseInt(args[1]);
         long start = Long.parseLong(args[2]);
         int threads = Integer.parseInt(args[3]);
-        LogEventRows rows = config.logEventRows(null);
+        LogEventRows rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
         List<LogEvent> generated = ExternalBench.events(events, start);
-        try (Connection connection = RowflowPipeline.connect(config)) {
+        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
             Map<TableRole, TableDefinition> tables = BenchCommand.tablesLike(config, rows, args[4], connection);
             Map<TableRole, BufferedMutator> mutators = new HashMap<>();
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
@@ -139,7 +140,7 @@ class ChartTest {
         // registry at start-up); shouldRenderARegistryInputWithItsCredentialsFromSecretsOnly covers them.
         config.keySet().removeIf(k -> k.endsWith(".registry.ssl.truststore.location")
                 || k.endsWith(".registry.reader.subject"));
-        new RowflowConfig(config);
+        PipelinePlan.build(new RowflowConfig(config), null).close();
         assertThat(properties.getProperty("kafka.state.dir")).isEqualTo("/var/lib/rowflow/state");
         assertThat(properties.getProperty("metrics.port")).isEqualTo("8080");
         // Kubernetes waits longer than rowflow's own shutdown timeout before it kills the pod.
@@ -416,7 +417,9 @@ class ChartTest {
         config.put("input.payments.avro.schemas", schemas.replace(mount.getMountPath(), mounted.toString()));
         List<InputConfig> inputs = new RowflowConfig(config).inputs();
         assertThat(inputs).extracting(InputConfig::name).containsExactly("payments");
-        assertThat(inputs.get(0).format().name()).isEqualTo("avro");
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(config), null)) {
+            assertThat(plan.declaredInput("payments").orElseThrow().format().name()).isEqualTo("avro");
+        }
     }
 
     @Test
@@ -463,7 +466,9 @@ class ChartTest {
         assertThat(config).containsEntry("input.payments.registry.basic.auth.user.info", "svc:pw");
         config.remove("input.payments.registry.ssl.truststore.location"); // a file of the pod
         config.remove("input.payments.registry.reader.subject"); // asked of the registry at start-up
-        assertThat(new RowflowConfig(config).inputs().get(0).format().name()).isEqualTo("avro-registry");
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(config), null)) {
+            assertThat(plan.declaredInput("payments").orElseThrow().format().name()).isEqualTo("avro-registry");
+        }
     }
 
     @Test

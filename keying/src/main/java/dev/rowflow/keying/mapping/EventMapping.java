@@ -8,6 +8,7 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.keying.mapping.MappingException.Piece;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -86,9 +87,9 @@ public final class EventMapping {
      * @param uids  resolves uid key parts; null where none is connected (encoding one then fails)
      * @param yield says why a format cannot yield a path (e.g. a field its Avro schema lacks), or
      *              empty if it can
-     * @throws IllegalArgumentException naming the piece at fault: a bad path, layout or column, a
-     *                                  qualifier used twice, a layout over a path that cannot be
-     *                                  yielded, an index part no column keeps
+     * @throws MappingException naming the piece at fault (as {@link MappingException#piece()}) and the
+     *                          value: a bad path, layout or column, a qualifier used twice, a layout
+     *                          over a path that cannot be yielded, an index part no column keeps
      */
     public static EventMapping compile(MappingSpec spec, UidResolver uids, Function<FieldPath, Optional<String>> yield) {
         return compile(spec, layout -> RowKeyLayout.parse(layout, uids), yield);
@@ -100,49 +101,59 @@ public final class EventMapping {
      */
     public static EventMapping compile(MappingSpec spec, Function<String, RowKeyLayout> layouts,
                                        Function<FieldPath, Optional<String>> yield) {
-        FieldPath timePath = parsePath("the time path", spec.timePath());
-        checkYield(yield, timePath, "the time path");
+        FieldPath timePath;
+        try {
+            timePath = parsePath("the time path", spec.timePath());
+            checkYield(yield, timePath, "the time path");
+        } catch (IllegalArgumentException e) {
+            throw new MappingException(Piece.TIME, null, e.getMessage(), e);
+        }
         List<Column> columns = new ArrayList<>();
         List<Wildcard> wildcards = new ArrayList<>();
         Map<String, String> qualifiers = new LinkedHashMap<>();
-        for (ColumnSpec column : spec.columns()) {
-            if (column.wildcard()) {
-                if (column.path() != null) {
-                    checkYield(yield, column.path(), "column '" + column.spec() + "'");
+        try {
+            for (ColumnSpec column : spec.columns()) {
+                if (column.wildcard()) {
+                    if (column.path() != null) {
+                        checkYield(yield, column.path(), "column '" + column.spec() + "'");
+                    }
+                    wildcards.add(new Wildcard(column.path(), column.qualifier(), column.spec()));
+                    continue;
                 }
-                wildcards.add(new Wildcard(column.path(), column.qualifier(), column.spec()));
-                continue;
+                checkYield(yield, column.path(), "column '" + column.spec() + "'");
+                String previous = qualifiers.putIfAbsent(column.qualifier(), column.spec());
+                if (previous != null) {
+                    throw new IllegalArgumentException("columns '" + previous + "' and '" + column.spec()
+                            + "' both write qualifier '" + column.qualifier() + "'");
+                }
+                columns.add(new Column(column.path(), bytes(column.qualifier())));
             }
-            checkYield(yield, column.path(), "column '" + column.spec() + "'");
-            String previous = qualifiers.putIfAbsent(column.qualifier(), column.spec());
-            if (previous != null) {
-                throw new IllegalArgumentException("columns '" + previous + "' and '" + column.spec()
-                        + "' both write qualifier '" + column.qualifier() + "'");
-            }
-            columns.add(new Column(column.path(), bytes(column.qualifier())));
+            checkWildcards(spec.columns());
+        } catch (IllegalArgumentException e) {
+            throw new MappingException(Piece.COLUMNS, null, e.getMessage(), e);
         }
-        checkWildcards(spec.columns());
         if (spec.timeBucketMillis() < 0 || spec.timeBucketMillis() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("time bucket of " + spec.timeBucketMillis() + " ms: offsets in a bucket "
-                    + "are 4-byte qualifiers, so at most " + Integer.MAX_VALUE + " ms (24 days)");
+            throw new MappingException(Piece.TIME_BUCKET, "time bucket of " + spec.timeBucketMillis()
+                    + " ms: offsets in a bucket are 4-byte qualifiers, so at most " + Integer.MAX_VALUE + " ms (24 days)");
         }
-        KeyPlan data = KeyPlan.of("data key", spec.keyLayout(), layouts, timePath, yield);
+        KeyPlan data = KeyPlan.of(Piece.DATA_KEY, null, "data key", spec.keyLayout(), layouts, timePath, yield);
         if (spec.timeBucketMillis() > 0) {
             if (!spec.indexes().isEmpty()) {
-                throw new IllegalArgumentException("rows as columns keep no index: the rows are keyed by the data layout "
-                        + "already; leave the indexes out");
+                throw new MappingException(Piece.TIME_BUCKET, "rows as columns keep no index: the rows are keyed by "
+                        + "the data layout already; leave the indexes out");
             }
             if (data.timeParts() == 0) {
-                throw new IllegalArgumentException("rows as columns need a " + timePath + " part (the time path) in "
-                        + "the data key '" + spec.keyLayout() + "' for the time bucket");
+                throw new MappingException(Piece.TIME_BUCKET, "rows as columns need a " + timePath
+                        + " part (the time path) in the data key '" + spec.keyLayout() + "' for the time bucket");
             }
         }
         if (spec.timeBucketMillis() == 0 && columns.isEmpty() && wildcards.isEmpty()) {
-            throw new IllegalArgumentException("no columns: a data row needs at least one cell");
+            throw new MappingException(Piece.COLUMNS, "no columns: a data row needs at least one cell");
         }
         List<Index> indexes = new ArrayList<>();
         for (MappingSpec.IndexSpec index : spec.indexes()) {
-            KeyPlan plan = KeyPlan.of("index " + index.name() + " key", index.keyLayout(), layouts, timePath, yield);
+            KeyPlan plan = KeyPlan.of(Piece.INDEX_KEY, index.name(), "index " + index.name() + " key", index.keyLayout(),
+                    layouts, timePath, yield);
             byte[][] storedAs = new byte[plan.paths.length][];
             for (int i = 0; i < plan.paths.length; i++) {
                 if (plan.paths[i] == null) {
@@ -150,18 +161,21 @@ public final class EventMapping {
                 }
                 storedAs[i] = qualifierOf(plan.paths[i], columns, wildcards);
                 if (storedAs[i] == null) {
-                    throw new IllegalArgumentException("index " + index.name() + " key '" + index.keyLayout() + "': part "
-                            + plan.paths[i] + " is in no column of the data row, so index verify and backfill could not "
-                            + "rebuild the index row from it; add " + plan.paths[i] + " to the columns");
+                    throw new MappingException(Piece.INDEX_KEY, index.name(), "index " + index.name() + " key '"
+                            + index.keyLayout() + "': part " + plan.paths[i] + " is in no column of the data row, so "
+                            + "index verify and backfill could not rebuild the index row from it; add " + plan.paths[i]
+                            + " to the columns", null);
                 }
             }
             indexes.add(new Index(index.table(), plan, storedAs));
         }
         KeyPlan summary = null;
         if (spec.summary() != null) {
-            summary = KeyPlan.of("summary key", spec.summary().keyLayout(), layouts, timePath, yield);
+            summary = KeyPlan.of(Piece.SUMMARY_KEY, null, "summary key", spec.summary().keyLayout(), layouts, timePath,
+                    yield);
             if (summary.timeParts() == 0) {
-                throw new IllegalArgumentException("summary key '" + spec.summary().keyLayout() + "' needs a part over the "
+                throw new MappingException(Piece.SUMMARY_KEY, "summary key '" + spec.summary().keyLayout()
+                        + "' needs a part over the "
                         + "time path " + timePath + " for the period");
             }
         }
@@ -583,8 +597,18 @@ public final class EventMapping {
             this.textual = textual;
         }
 
-        static KeyPlan of(String what, String spec, Function<String, RowKeyLayout> layouts, FieldPath timePath,
-                          Function<FieldPath, Optional<String>> yield) {
+        /** Compiles one key layout; any refusal is a {@link MappingException} of {@code piece}. */
+        static KeyPlan of(Piece piece, String index, String what, String spec, Function<String, RowKeyLayout> layouts,
+                          FieldPath timePath, Function<FieldPath, Optional<String>> yield) {
+            try {
+                return of(what, spec, layouts, timePath, yield);
+            } catch (IllegalArgumentException e) {
+                throw new MappingException(piece, index, e.getMessage(), e);
+            }
+        }
+
+        private static KeyPlan of(String what, String spec, Function<String, RowKeyLayout> layouts, FieldPath timePath,
+                                  Function<FieldPath, Optional<String>> yield) {
             RowKeyLayout layout;
             try {
                 layout = layouts.apply(spec);

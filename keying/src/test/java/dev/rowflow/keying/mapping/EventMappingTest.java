@@ -111,8 +111,17 @@ class EventMappingTest {
 
     private static void assertRefused(Spec spec, Function<FieldPath, Optional<String>> yield, String message) {
         assertThatThrownBy(() -> EventMapping.compile(spec.build(), (UidResolver) null, yield))
-                .isExactlyInstanceOf(IllegalArgumentException.class)
+                .isExactlyInstanceOf(MappingException.class)
                 .hasMessage(message);
+    }
+
+    private static MappingException refusal(Spec spec) {
+        try {
+            spec.compile();
+        } catch (MappingException e) {
+            return e;
+        }
+        throw new AssertionError("compiled: " + spec.build());
     }
 
     // ---------------------------------------------------------------- rows
@@ -386,6 +395,20 @@ class EventMappingTest {
     }
 
     // ---------------------------------------------------------------- compile-time refusals
+
+    @Test
+    void shouldNameThePieceEachRefusalIsAboutAsAValue() {
+        assertThat(refusal(Spec.of(DATA_LAYOUT, "message=m, host.name=m")).piece()).isEqualTo(MappingException.Piece.COLUMNS);
+        assertThat(refusal(Spec.of(DATA_LAYOUT, "message=m").index(INDEX_LAYOUT)))
+                .extracting(MappingException::piece, MappingException::index)
+                .containsExactly(MappingException.Piece.INDEX_KEY, "by_host");
+        assertThat(refusal(Spec.of("host..name:text", "message"))).extracting(MappingException::piece, MappingException::index)
+                .containsExactly(MappingException.Piece.DATA_KEY, null);
+        assertThat(refusal(Spec.of("host.name:text, @timestamp:ts", "message=m, host.name").bucket(300_000)
+                .index(INDEX_LAYOUT)).piece()).isEqualTo(MappingException.Piece.TIME_BUCKET);
+        assertThat(refusal(Spec.of(DATA_LAYOUT, "message, host.name").summary("host.name:text", 3_600_000)).piece())
+                .isEqualTo(MappingException.Piece.SUMMARY_KEY);
+    }
 
     @Test
     void shouldRefuseTwoColumnsWithOneQualifier() {

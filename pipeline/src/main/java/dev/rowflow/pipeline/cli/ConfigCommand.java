@@ -47,6 +47,11 @@ final class ConfigCommand implements Callable<Integer> {
         }
         Map<String, String> file = ConfigSources.load(configFile, Map.of());
         List<EffectiveConfig.Entry> entries = EffectiveConfig.of(file, System.getenv());
+        // What run refuses as a whole (a mapping that does not fit its format, two tables of one name), refused here too.
+        Map<String, String> merged = new java.util.LinkedHashMap<>(file);
+        merged.putAll(ConfigSources.fromEnvironment(System.getenv()));
+        dev.rowflow.pipeline.ingest.PipelinePlan.build(new dev.rowflow.pipeline.config.RowflowConfig(merged), null)
+                .close();
         int keyWidth = entries.stream().mapToInt(e -> e.key().length()).max().orElse(3);
         int valueWidth = Math.min(60, entries.stream().mapToInt(e -> e.value().length()).max().orElse(5));
         String row = "%-" + keyWidth + "s  %-" + valueWidth + "s  %s%n";

@@ -1,21 +1,22 @@
 package dev.rowflow.pipeline.cli;
 
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.pipeline.ingest.DeclaredInput;
+import dev.rowflow.pipeline.ingest.LogIngest;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.IndexReport;
 import dev.rowflow.sinks.hbase.DualWriteIndex;
-import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 
 /** {@code rowflow index}: verify, backfill and repair the dual-written log index. */
@@ -34,42 +35,34 @@ final class IndexCommand {
                 description = "Which of the input's indexes (input.<name>.indexes); default: its first.")
         String indexName;
 
+        /** Index rows are written here (backfill), so names without an id yet get one, as the pipeline does. */
         @Override
-        int run(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
-            UidResolver uids = new HBaseUidStore(connection,
-                    TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG)));
-            if (input != null) {
-                return run(declared(config, connection, uids), out);
-            }
-            LogEventRows rows = config.logEventRows(uids);
-            if (rows.timeBucketMillis() > 0) {
-                throw new org.apache.kafka.common.config.ConfigException(RowflowConfig.LOG_TIME_BUCKET_SECONDS_CONFIG,
-                        config.getInt(RowflowConfig.LOG_TIME_BUCKET_SECONDS_CONFIG),
-                        "rows as columns keep no index to verify or backfill");
-            }
-            Map<TableRole, TableDefinition> tables = config.logTables(rows);
-            return run(new DualWriteIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX), rows), out);
+        UidResolver uidStore(Connection connection, RowflowConfig config) {
+            return new HBaseUidStore(connection, TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG)));
         }
 
-        /** The index of a declared input, named by --input and --index. */
-        private DualWriteIndex declared(RowflowConfig config, Connection connection, UidResolver uids) {
-            InputConfig declared = config.inputs().stream().filter(i -> i.name().equals(input)).findFirst()
-                    .orElseThrow(() -> new picocli.CommandLine.ParameterException(spec.commandLine(), "--input " + input
-                            + ": no such input in the configuration (inputs: " + config.inputs().stream()
-                            .map(InputConfig::name).toList() + ")"));
-            if (declared.indexes().isEmpty()) {
+        @Override
+        int run(PipelinePlan plan, UidResolver uids, Connection connection, PrintWriter out) throws Exception {
+            DeclaredInput declared = input == null ? LogIngest.of(plan.config(), uids)
+                    : declaredInput(plan, "--input", input);
+            Map<String, TableRole> indexes = declared.indexes();
+            if (indexes.isEmpty() && input == null) {
+                throw new org.apache.kafka.common.config.ConfigException(RowflowConfig.LOG_TIME_BUCKET_SECONDS_CONFIG,
+                        plan.config().getInt(RowflowConfig.LOG_TIME_BUCKET_SECONDS_CONFIG),
+                        "rows as columns keep no index to verify or backfill");
+            }
+            if (indexes.isEmpty()) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--input " + input
-                        + ": the input declares no index (" + declared.key(InputConfig.INDEXES) + ")");
+                        + ": the input declares no index (" + InputConfig.PREFIX + input + "." + InputConfig.INDEXES + ")");
             }
-            String name = indexName == null ? declared.indexes().get(0) : indexName;
-            if (!declared.indexes().contains(name)) {
+            String name = indexName == null ? indexes.keySet().iterator().next() : indexName;
+            if (!indexes.containsKey(name)) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--index " + name
-                        + ": input " + input + " has the indexes " + declared.indexes());
+                        + ": input " + declared.name() + " has the indexes " + List.copyOf(indexes.keySet()));
             }
-            EventMapping mapping = declared.mapping(declared.format(), uids);
-            Map<TableRole, TableDefinition> tables = declared.tables(mapping);
-            return new DualWriteIndex(connection, tables.get(declared.dataRole()), tables.get(declared.indexRole(name)),
-                    mapping, declared.indexRole(name));
+            TableRole data = declared.indexMapping().spec().dataTable();
+            return run(new DualWriteIndex(connection, declared.table(data).orElseThrow(),
+                    declared.table(indexes.get(name)).orElseThrow(), declared.indexMapping(), indexes.get(name)), out);
         }
 
         abstract int run(DualWriteIndex index, PrintWriter out) throws Exception;

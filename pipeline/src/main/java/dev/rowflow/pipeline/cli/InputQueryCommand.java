@@ -9,8 +9,8 @@ import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.mapping.FieldPath;
-import dev.rowflow.pipeline.config.InputConfig;
-import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.ingest.DeclaredInput;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import dev.rowflow.sinks.query.InputQueries;
 import dev.rowflow.sinks.query.QueryResult;
@@ -70,20 +70,17 @@ final class InputQueryCommand extends QueryCommand.QueryAction {
     int limit;
 
     @Override
-    int query(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
-        InputConfig declared = config.inputs().stream().filter(i -> i.name().equals(input)).findFirst()
-                .orElseThrow(() -> new ParameterException(spec.commandLine(), "input '" + input + "' is not declared "
-                        + "(inputs: " + config.inputs().stream().map(InputConfig::name).toList() + ")"));
-        if (index != null && !declared.indexes().contains(index)) {
+    int query(PipelinePlan plan, Connection connection, PrintWriter out) throws Exception {
+        DeclaredInput declared = declaredInput(plan, "input", input);
+        Map<String, TableRole> indexes = declared.indexes();
+        if (index != null && !indexes.containsKey(index)) {
             throw new ParameterException(spec.commandLine(), "--index " + index + ": input " + input + " has the indexes "
-                    + declared.indexes());
+                    + List.copyOf(indexes.keySet()));
         }
-        EventMapping mapping = declared.mapping(declared.format(), uids);
+        EventMapping mapping = declared.mapping();
         Map<TableRole, TableName> names = new LinkedHashMap<>();
-        for (Map.Entry<TableRole, TableDefinition> table : declared.tables(mapping).entrySet()) {
-            names.put(table.getKey(), table.getValue().name());
-        }
-        TableRole indexRole = index == null ? null : declared.indexRole(index);
+        declared.tables().forEach(table -> names.put(table.role(), table.definition().name()));
+        TableRole indexRole = index == null ? null : indexes.get(index);
         RowKeyLayout layout = index == null ? mapping.dataLayout() : mapping.tableLayouts().get(indexRole);
         List<Object> leading = leading(layout, mapping);
         long fromMillis = from == null ? 0 : time("--from", from);

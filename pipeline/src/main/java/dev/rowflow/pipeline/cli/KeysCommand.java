@@ -2,6 +2,7 @@ package dev.rowflow.pipeline.cli;
 
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.KeyBytes;
+import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.DecodedKey;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
@@ -12,9 +13,10 @@ import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.pipeline.config.ConfigSources;
-import dev.rowflow.pipeline.config.InputConfig;
+import dev.rowflow.pipeline.ingest.DeclaredInput;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.runtime.RowflowPipeline;
+import dev.rowflow.pipeline.runtime.HBaseConnections;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -151,17 +153,20 @@ final class KeysCommand {
             if (layout != null) {
                 throw usage("--layout and --input both name a layout: give one");
             }
-            InputConfig declared = config.inputs().stream().filter(i -> i.name().equals(input)).findFirst()
-                    .orElseThrow(() -> usage("--input " + input + ": no such input in the configuration (inputs: "
-                            + config.inputs().stream().map(InputConfig::name).toList() + ")"));
-            EventMapping mapping = declared.mapping(declared.format(), uids);
-            if (index == null) {
-                return mapping.dataLayout();
+            // The plan is closed at once: a layout needs neither the format nor a registry once compiled.
+            try (PipelinePlan plan = PipelinePlan.build(config, uids)) {
+                DeclaredInput declared = plan.declaredInput(input).orElseThrow(() -> usage("--input " + input
+                        + ": no such input in the configuration (inputs: " + plan.declaredInputNames() + ")"));
+                if (index == null) {
+                    return declared.mapping().dataLayout();
+                }
+                TableRole role = declared.indexes().get(index);
+                if (role == null) {
+                    throw usage("--index " + index + ": input " + input + " has the indexes "
+                            + List.copyOf(declared.indexes().keySet()));
+                }
+                return declared.mapping().tableLayouts().get(role);
             }
-            if (!declared.indexes().contains(index)) {
-                throw usage("--index " + index + ": input " + input + " has the indexes " + declared.indexes());
-            }
-            return mapping.tableLayouts().get(declared.indexRole(index));
         }
 
         /** The name of an id in the UID table, if --config reaches one. */
@@ -212,7 +217,7 @@ final class KeysCommand {
                             + " '" + name + "' into its id: give --config FILE (the table is read, never written)");
                 }
                 try {
-                    connection = RowflowPipeline.connect(config);
+                    connection = HBaseConnections.connect(config);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

@@ -14,7 +14,10 @@ import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.order.OrderBlob;
 import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderRows;
-import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.ingest.DeclaredInput;
+import dev.rowflow.pipeline.ingest.LogIngest;
+import dev.rowflow.pipeline.ingest.OrderJoin;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import dev.rowflow.sinks.query.LogQueries;
@@ -57,13 +60,12 @@ final class QueryCommand {
         UidResolver uids;
 
         @Override
-        int run(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
-            uids = new HBaseUidStore(connection, TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG)))
-                    .lookupOnly();
-            return query(config, connection, out);
+        int run(PipelinePlan plan, UidResolver uids, Connection connection, PrintWriter out) throws Exception {
+            this.uids = uids;
+            return query(plan, connection, out);
         }
 
-        abstract int query(RowflowConfig config, Connection connection, PrintWriter out) throws Exception;
+        abstract int query(PipelinePlan plan, Connection connection, PrintWriter out) throws Exception;
     }
 
     /** Log queries: time bounds, a limit, the events printed. */
@@ -81,16 +83,17 @@ final class QueryCommand {
         int limit;
 
         @Override
-        int query(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
-            LogEventRows rows = config.logEventRows(uids);
-            Map<TableRole, TableDefinition> tables = config.logTables(rows);
-            TableName index = rows.timeBucketMillis() > 0 ? null : tables.get(TableRole.LOG_INDEX).name();
+        int query(PipelinePlan plan, Connection connection, PrintWriter out) throws Exception {
+            LogEventRows rows = LogIngest.rows(plan.config(), uids);
+            DeclaredInput logs = LogIngest.of(plan.config(), uids);
+            TableName index = rows.timeBucketMillis() > 0 ? null : logs.table(TableRole.LOG_INDEX).orElseThrow().name();
             // One thread per salt bucket scanned at once, at most 16: the fan-out's scans run side by side.
             int buckets = rows.dataLayout().salt() instanceof dev.rowflow.keying.layout.Salt.Bucket bucket
                     ? bucket.buckets() : 16;
             ExecutorService pool = Executors.newFixedThreadPool(Math.min(16, buckets));
             try {
-                LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(), index, rows, pool);
+                LogQueries queries = new LogQueries(connection, logs.table(TableRole.LOG_DATA).orElseThrow().name(), index,
+                        rows, pool);
                 printEvents(run(queries), out);
             } finally {
                 pool.shutdownNow();
@@ -198,9 +201,11 @@ final class QueryCommand {
     /** Order queries: rows of several record types, printed with decoded keys and named cells. */
     abstract static class OrderAction extends QueryAction {
         @Override
-        int query(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
-            OrderRows rows = config.orderRows(uids);
-            Map<TableRole, TableDefinition> tables = config.orderTables(rows);
+        int query(PipelinePlan plan, Connection connection, PrintWriter out) throws Exception {
+            OrderJoin orders = OrderJoin.of(plan.config(), uids);
+            OrderRows rows = orders.rows();
+            Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
+            orders.tables().forEach(table -> tables.put(table.role(), table.definition()));
             Map<TableRole, TableName> names = new java.util.TreeMap<>();
             tables.forEach((role, table) -> names.put(role, table.name()));
             QueryResult<StoredRow> result = run(new OrderQueries(connection, names, rows));

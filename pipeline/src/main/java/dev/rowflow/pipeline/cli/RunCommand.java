@@ -2,6 +2,8 @@ package dev.rowflow.pipeline.cli;
 
 import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
+import dev.rowflow.pipeline.ingest.UidBinding;
 import dev.rowflow.pipeline.metrics.MetricsServer;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import org.apache.kafka.streams.KafkaStreams;
@@ -37,8 +39,11 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
+        // A configuration refused as a whole is refused before a port is taken or anything connected.
+        UidBinding uids = new UidBinding();
+        PipelinePlan plan = PipelinePlan.build(config, uids);
         try (MetricsServer metrics = MetricsServer.start(config.getInt(RowflowConfig.METRICS_PORT_CONFIG))) {
-            RowflowPipeline pipeline = RowflowPipeline.start(config, metrics.registry());
+            RowflowPipeline pipeline = RowflowPipeline.start(plan, uids, metrics.registry());
             metrics.readiness(pipeline::ready);
             LOG.info("rowflow {} running; metrics on port {}", RowflowVersion.version(), metrics.port());
 

@@ -1,7 +1,8 @@
 package dev.rowflow.pipeline.cli;
 
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.sinks.hbase.TableAdmin;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.client.Admin;
@@ -20,14 +21,13 @@ final class TablesCommand {
     /** What every subcommand shares: the configured tables and an HBase admin. */
     abstract static class TablesAction extends HBaseCommand {
         @Override
-        int run(RowflowConfig config, Connection connection, PrintWriter out) throws Exception {
-            Map<TableRole, TableDefinition> tables = config.tables(null);
+        int run(PipelinePlan plan, UidResolver uids, Connection connection, PrintWriter out) throws Exception {
             try (Admin admin = connection.getAdmin()) {
-                return run(config, new TableAdmin(admin), tables, out);
+                return run(plan, new TableAdmin(admin), plan.tables(), out);
             }
         }
 
-        abstract int run(RowflowConfig config, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
+        abstract int run(PipelinePlan plan, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
                 throws Exception;
     }
 
@@ -35,9 +35,9 @@ final class TablesCommand {
             description = "Create the tables that do not exist (idempotent) and check the key layout of those that do.")
     static final class Create extends TablesAction {
         @Override
-        int run(RowflowConfig config, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
+        int run(PipelinePlan plan, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
                 throws Exception {
-            dev.rowflow.pipeline.runtime.RowflowPipeline.createOrCheck(admin, tables, config);
+            dev.rowflow.pipeline.runtime.RowflowPipeline.createOrCheck(admin, plan);
             for (TableDefinition table : tables.values()) {
                 out.print(admin.describe(table.name()));
             }
@@ -49,7 +49,7 @@ final class TablesCommand {
             description = "Print each table's key layout, family settings and regions.")
     static final class Describe extends TablesAction {
         @Override
-        int run(RowflowConfig config, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
+        int run(PipelinePlan plan, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
                 throws Exception {
             for (TableDefinition table : tables.values()) {
                 out.print(admin.describe(table.name()));
@@ -63,7 +63,7 @@ final class TablesCommand {
                     + "to the existing tables, online. The key layout cannot change.")
     static final class Update extends TablesAction {
         @Override
-        int run(RowflowConfig config, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
+        int run(PipelinePlan plan, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
                 throws Exception {
             for (TableDefinition table : tables.values()) {
                 out.println("table " + table.name() + ": " + (admin.update(table) ? "updated" : "already as configured"));

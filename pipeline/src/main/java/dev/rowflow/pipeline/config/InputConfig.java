@@ -1,27 +1,17 @@
 package dev.rowflow.pipeline.config;
 
-import java.util.Optional;
-import java.time.Duration;
-import java.nio.file.Path;
 import java.net.URISyntaxException;
 import java.net.URI;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
-import dev.rowflow.pipeline.registry.SchemaRegistryClient;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.AvroFormat;
 import dev.rowflow.keying.format.JsonFormat;
-import dev.rowflow.keying.format.RecordFormat;
-import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.mapping.ColumnSpec;
-import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;
 import dev.rowflow.keying.mapping.TimeFormat;
-import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.sinks.hbase.FamilySettings;
 import dev.rowflow.sinks.hbase.Store;
-import dev.rowflow.sinks.hbase.TableDefinition;
-import org.apache.avro.Schema;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -29,8 +19,6 @@ import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
-import java.io.File;
-import java.io.IOException;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -42,7 +30,9 @@ import java.util.Map;
  * One declared input: a topic, a format and a mapping, configured under {@code input.<name>.}
  * in the same file as every other key -- the way Kafka Connect configures its transforms
  * ({@code transforms=a,b}, {@code transforms.a.type=...}). Declared once in {@link #definition};
- * the README's table is generated from it. Unknown keys under {@code input.<name>.} are refused.
+ * the documentation's table is generated from it. Unknown keys under {@code input.<name>.} are
+ * refused. It only configures: the format is opened and the mapping compiled by the
+ * {@code PipelinePlan}, once per start.
  *
  * <pre>
  * inputs=app
@@ -124,6 +114,7 @@ public final class InputConfig extends AbstractConfig {
         for (String table : tableKeys()) {
             TableSettings.read(this, prefix(), table);
         }
+        checkFormat();
     }
 
     private static List<String> indexNames(String name, Map<String, ?> props) {
@@ -298,7 +289,7 @@ public final class InputConfig extends AbstractConfig {
     }
 
     /** The role of each table key, data table first. */
-    Map<String, TableRole> rolesByTableKey() {
+    public Map<String, TableRole> rolesByTableKey() {
         Map<String, TableRole> roles = new LinkedHashMap<>();
         roles.put(TABLE, dataRole());
         for (String index : indexes) {
@@ -327,37 +318,9 @@ public final class InputConfig extends AbstractConfig {
     }
 
     /**
-     * The record format.
-     *
-     * @throws ConfigException naming {@code avro.schemas} for a schema file that cannot be read
+     * The base URLs of {@code registry.url}, checked in the constructor.
      */
-    public RecordFormat format() {
-        if (getString(FORMAT).equals(JsonFormat.NAME)) {
-            return new JsonFormat();
-        }
-        if (getString(FORMAT).equals(RegistryAvroFormat.NAME)) {
-            return registryFormat();
-        }
-        List<String> files = getList(AVRO_SCHEMAS);
-        if (files.isEmpty()) {
-            throw new ConfigException(key(AVRO_SCHEMAS), "", "format=avro needs the .avsc files of its records");
-        }
-        List<Schema> schemas = new ArrayList<>();
-        for (String file : files) {
-            try {
-                schemas.add(new Schema.Parser().parse(new File(file)));
-            } catch (IOException | RuntimeException e) {
-                throw new ConfigException(key(AVRO_SCHEMAS), file, "cannot be read as an Avro schema: " + e.getMessage());
-            }
-        }
-        try {
-            return new AvroFormat(schemas.get(0), schemas.subList(1, schemas.size()));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(key(AVRO_SCHEMAS), files.get(0), e.getMessage());
-        }
-    }
-
-    private RecordFormat registryFormat() {
+    public List<URI> registryUrls() {
         List<URI> urls = new ArrayList<>();
         for (String url : getList(REGISTRY_URL)) {
             try {
@@ -370,7 +333,19 @@ public final class InputConfig extends AbstractConfig {
                 throw new ConfigException(key(REGISTRY_URL), url, e.getMessage());
             }
         }
-        if (urls.isEmpty()) {
+        return urls;
+    }
+
+    /** Refuses what the format keys cannot mean together, without reading a file or asking a registry. */
+    private void checkFormat() {
+        String format = getString(FORMAT);
+        if (format.equals(AvroFormat.NAME) && getList(AVRO_SCHEMAS).isEmpty()) {
+            throw new ConfigException(key(AVRO_SCHEMAS), "", "format=avro needs the .avsc files of its records");
+        }
+        if (!format.equals(RegistryAvroFormat.NAME)) {
+            return;
+        }
+        if (registryUrls().isEmpty()) {
             throw new ConfigException(key(REGISTRY_URL), "", "format=avro-registry needs the registry's URL");
         }
         String userInfo = getPassword(REGISTRY_BASIC_AUTH_USER_INFO).value();
@@ -378,43 +353,10 @@ public final class InputConfig extends AbstractConfig {
             throw new ConfigException(key(REGISTRY_BASIC_AUTH_USER_INFO), "[hidden]", "user:password is expected "
                     + "(no ':' in it)");
         }
-        String trustStore = getString(REGISTRY_TRUSTSTORE_LOCATION);
-        SchemaRegistryClient client;
-        try {
-            client = new SchemaRegistryClient(urls, userInfo.isEmpty() ? Optional.empty() : Optional.of(userInfo),
-                    trustStore.isEmpty() ? null : Path.of(trustStore),
-                    getPassword(REGISTRY_TRUSTSTORE_PASSWORD).value().toCharArray(),
-                    Duration.ofMillis(getInt(REGISTRY_REQUEST_TIMEOUT_MS)),
-                    Duration.ofMillis(getInt(REGISTRY_RETRY_BACKOFF_MAX_MS)));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(key(REGISTRY_TRUSTSTORE_LOCATION), trustStore, e.getMessage());
-        }
-        String file = getString(REGISTRY_READER_SCHEMA);
         String subject = getString(REGISTRY_READER_SUBJECT);
-        if (!file.isEmpty() && !subject.isEmpty()) {
+        if (!getString(REGISTRY_READER_SCHEMA).isEmpty() && !subject.isEmpty()) {
             throw new ConfigException(key(REGISTRY_READER_SUBJECT), subject, "give the reader schema once: as "
                     + key(REGISTRY_READER_SCHEMA) + " or as a subject, not both");
-        }
-        Schema reader = null;
-        if (!file.isEmpty()) {
-            try {
-                reader = new Schema.Parser().parse(new File(file));
-            } catch (IOException | RuntimeException e) {
-                throw new ConfigException(key(REGISTRY_READER_SCHEMA), file, "cannot be read as an Avro schema: "
-                        + e.getMessage());
-            }
-        } else if (!subject.isEmpty()) {
-            try {
-                reader = client.latest(subject);
-            } catch (RuntimeException e) {
-                throw new ConfigException(key(REGISTRY_READER_SUBJECT), subject, e.getMessage());
-            }
-        }
-        try {
-            return new RegistryAvroFormat(client, reader, getInt(REGISTRY_CACHE_IDS));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(key(file.isEmpty() ? REGISTRY_READER_SUBJECT : REGISTRY_READER_SCHEMA),
-                    file.isEmpty() ? subject : file, e.getMessage());
         }
     }
 
@@ -439,51 +381,18 @@ public final class InputConfig extends AbstractConfig {
     }
 
     /**
-     * The compiled mapping, checked against the format.
-     *
-     * @param uids the UID store for uid parts, or null where none is connected
-     * @throws ConfigException naming the key of the piece at fault
+     * The key (without prefix) of the piece of this input's mapping a {@link MappingException} is
+     * about.
      */
-    public EventMapping mapping(RecordFormat format, UidResolver uids) {
-        MappingSpec spec = mappingSpec();
-        try {
-            return EventMapping.compile(spec, layout -> RowKeyLayout.parse(layout, uids), format::cannotYield);
-        } catch (IllegalArgumentException e) {
-            String key = keyOf(e.getMessage());
-            throw new ConfigException(key(key), getString(key), e.getMessage());
-        }
-    }
-
-    /** The key a mapping error is about, from the piece its message starts with. */
-    private String keyOf(String message) {
-        for (String index : indexes) {
-            if (message.startsWith("index " + index + " key")) {
-                return "index." + index + "." + KEY;
-            }
-        }
-        if (message.startsWith("summary key")) {
-            return SUMMARY_KEY;
-        }
-        if (message.startsWith("the time path")) {
-            return TIME;
-        }
-        if (message.startsWith("rows as columns") || message.startsWith("time bucket")) {
-            return TIME_BUCKET_SECONDS;
-        }
-        if (message.startsWith("column") || message.startsWith("no columns")) {
-            return COLUMNS;
-        }
-        return KEY;
-    }
-
-    /** This input's tables: names, families and settings, key layouts. */
-    public Map<TableRole, TableDefinition> tables(EventMapping mapping) {
-        Map<TableRole, TableDefinition> tables = new LinkedHashMap<>();
-        Map<TableRole, RowKeyLayout> layouts = mapping.tableLayouts();
-        rolesByTableKey().forEach((tableKey, role) -> tables.put(role, new TableDefinition(
-                TableName.valueOf(tableName(tableKey)), mapping.familyOf(role), familySettings(tableKey),
-                layouts.get(role))));
-        return tables;
+    public String keyOf(MappingException.Piece piece, String index) {
+        return switch (piece) {
+            case TIME -> TIME;
+            case COLUMNS -> COLUMNS;
+            case TIME_BUCKET -> TIME_BUCKET_SECONDS;
+            case DATA_KEY -> KEY;
+            case INDEX_KEY -> "index." + index + "." + KEY;
+            case SUMMARY_KEY -> SUMMARY_KEY;
+        };
     }
 
     public FamilySettings familySettings(String tableKey) {

@@ -33,8 +33,10 @@ import java.util.Optional;
 
 /**
  * rowflow's configuration, declared once. Every key has a constant, a doc, a default (or none if
- * required), a validator and an importance; the README's table is generated from {@link #CONFIG}
- * ({@link ConfigDocs}, {@code rowflow config}).
+ * required), a validator and an importance; the documentation's table is generated from
+ * {@link #CONFIG} ({@link ConfigDocs}, {@code rowflow config}). It only configures: keys, their
+ * validation and typed values, no I/O; what the keys describe is built once per start by the
+ * {@code PipelinePlan}.
  *
  * <p>Besides its own keys, rowflow passes through: every key starting with {@code kafka.} to Kafka
  * Streams and its clients, without the prefix ({@code kafka.security.protocol} becomes
@@ -339,11 +341,6 @@ public final class RowflowConfig extends AbstractConfig {
         super(CONFIG, props, false);
         // Cross-key checks at start, not at first use: a cell TTL beyond the family TTL is refused here.
         TABLE_KEYS.forEach(this::familySettings);
-        try {
-            logEventRows(null);
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(LOG_TIME_BUCKET_SECONDS_CONFIG, getInt(LOG_TIME_BUCKET_SECONDS_CONFIG), e.getMessage());
-        }
         if (getBoolean(CUSTOMER_PLUS_PLUS_CONFIG) && OrderDesign.of(getString(ORDER_DESIGN_CONFIG)) == OrderDesign.NORMALIZED) {
             throw new ConfigException(CUSTOMER_PLUS_PLUS_CONFIG, true, "CUSTOMER++ keeps a customer and its orders in one "
                     + "table, and " + ORDER_DESIGN_CONFIG + "=normalized needs three: choose record-types, denormalized or blob");
@@ -364,13 +361,13 @@ public final class RowflowConfig extends AbstractConfig {
             }
         }
         checkStore();
-        checkDistinct();
     }
 
     private final List<InputConfig> inputs;
 
     /**
-     * The declared inputs, each checked: its keys, its mapping compiled against its format.
+     * The declared inputs, each checked key by key (its mapping is compiled against its format by
+     * the plan).
      *
      * @throws ConfigException naming the key, also for an {@code input.<name>.*} key of an input
      *                         that {@code inputs} does not declare
@@ -392,49 +389,14 @@ public final class RowflowConfig extends AbstractConfig {
         }
         List<InputConfig> declared = new ArrayList<>();
         for (Map.Entry<String, Map<String, Object>> input : byInput.entrySet()) {
-            InputConfig config = InputConfig.of(input.getKey(), input.getValue());
-            config.mapping(config.format(), null);
-            declared.add(config);
+            declared.add(InputConfig.of(input.getKey(), input.getValue()));
         }
         return List.copyOf(declared);
-    }
-
-    /** Refuses two inputs on one topic and two tables of one name: each would undo the other. */
-    private void checkDistinct() {
-        Map<String, String> topics = new LinkedHashMap<>();
-        if (runs(LOGS_PIPELINE)) {
-            topics.put(getString(LOGS_TOPIC_CONFIG), LOGS_TOPIC_CONFIG);
-        }
-        if (runs(ORDERS_PIPELINE)) {
-            topics.put(getString(CUSTOMERS_TOPIC_CONFIG), CUSTOMERS_TOPIC_CONFIG);
-            topics.put(getString(ORDERS_TOPIC_CONFIG), ORDERS_TOPIC_CONFIG);
-        }
-        for (InputConfig input : inputs) {
-            String previous = topics.putIfAbsent(input.topic(), input.key(InputConfig.TOPIC));
-            if (previous != null) {
-                throw new ConfigException(input.key(InputConfig.TOPIC), input.topic(), "already read by " + previous
-                        + ": one topic feeds one input");
-            }
-        }
-        Map<String, TableRole> seen = new LinkedHashMap<>();
-        for (Map.Entry<TableRole, TableDefinition> table : tables(null).entrySet()) {
-            TableRole other = seen.putIfAbsent(table.getValue().name().getNameAsString(), table.getKey());
-            if (other != null) {
-                String key = tableKeyOf(table.getKey());
-                throw new ConfigException(key, table.getValue().name().getNameAsString(), "already the table of "
-                        + tableKeyOf(other) + ": every table has one key layout and one writer");
-            }
-        }
     }
 
     /** The declared inputs, in the order of {@code inputs}. */
     public List<InputConfig> inputs() {
         return inputs;
-    }
-
-    /** The input that writes the table of {@code role}, if a declared one does. */
-    public Optional<InputConfig> inputOf(TableRole role) {
-        return inputs.stream().filter(input -> input.rolesByTableKey().containsValue(role)).findFirst();
     }
 
     /** The configured store. */
@@ -475,30 +437,6 @@ public final class RowflowConfig extends AbstractConfig {
         return false;
     }
 
-    /**
-     * The data and index layouts of the log tables, checked against the LogEvent schema.
-     *
-     * @param uids the UID store for uid parts, or null where none is connected (parsing, decoding)
-     */
-    public LogEventRows logEventRows(UidResolver uids) {
-        return new LogEventRows(RowKeyLayout.parse(getString(LOG_DATA_LAYOUT_CONFIG), uids),
-                RowKeyLayout.parse(getString(LOG_INDEX_LAYOUT_CONFIG), uids), getBoolean(LOG_INDEX_ENABLED_CONFIG),
-                getInt(LOG_TIME_BUCKET_SECONDS_CONFIG) * 1000L);
-    }
-
-    /**
-     * The log tables as the declared mapping the log pipeline runs: the {@link LogMapping} preset
-     * with the configured layouts, index, rows-as-columns bucket and summary.
-     *
-     * @param uids the UID store for uid parts, or null where none is connected
-     */
-    public dev.rowflow.keying.mapping.EventMapping logMapping(UidResolver uids) {
-        return dev.rowflow.keying.mapping.EventMapping.compile(LogMapping.spec(getString(LOG_DATA_LAYOUT_CONFIG),
-                        getString(LOG_INDEX_LAYOUT_CONFIG), getBoolean(LOG_INDEX_ENABLED_CONFIG),
-                        getInt(LOG_TIME_BUCKET_SECONDS_CONFIG) * 1000L, getBoolean(LOG_SUMMARY_ENABLED_CONFIG)),
-                uids, LogMapping.format()::cannotYield);
-    }
-
     /** What to do with event times before 1970 or far ahead of their record's timestamp. */
     public dev.rowflow.pipeline.topology.TimestampPolicy timestampPolicy() {
         return new dev.rowflow.pipeline.topology.TimestampPolicy(
@@ -507,122 +445,9 @@ public final class RowflowConfig extends AbstractConfig {
                 getLong(TIMESTAMP_MAX_FUTURE_MS_CONFIG));
     }
 
-    /** The log summary to keep, or null if it is switched off. */
-    public LogSummary logSummary() {
-        return getBoolean(LOG_SUMMARY_ENABLED_CONFIG) ? new LogSummary() : null;
-    }
-
-    /** The log tables as configured: names, families and their settings, key layouts. */
-    public Map<TableRole, TableDefinition> logTables(LogEventRows rows) {
-        Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
-        LogSummary summary = logSummary();
-        if (summary != null) {
-            tables.put(TableRole.LOG_SUMMARY, new TableDefinition(TableName.valueOf(getString(LOG_SUMMARY_TABLE_CONFIG)),
-                    LogSummary.FAMILY, familySettings(LOG_SUMMARY_TABLE_CONFIG), summary.layout()));
-        }
-        tables.put(TableRole.LOG_DATA, new TableDefinition(TableName.valueOf(getString(LOG_DATA_TABLE_CONFIG)),
-                LogColumns.DATA_FAMILY, familySettings(LOG_DATA_TABLE_CONFIG), rows.dataLayout()));
-        tables.put(TableRole.LOG_INDEX, new TableDefinition(TableName.valueOf(getString(LOG_INDEX_TABLE_CONFIG)),
-                LogColumns.INDEX_FAMILY, familySettings(LOG_INDEX_TABLE_CONFIG), rows.indexLayout()));
-        return tables;
-    }
-
+    /** Whether {@code pipelines} lists {@code pipeline} ({@code logs}, {@code orders}). */
     public boolean runs(String pipeline) {
         return getList(PIPELINES_CONFIG).contains(pipeline);
-    }
-
-    /**
-     * The customer and order rows as configured.
-     *
-     * @param uids the UID store for uid parts, or null where none is connected
-     */
-    public OrderRows orderRows(UidResolver uids) {
-        return new OrderRows(OrderDesign.of(getString(ORDER_DESIGN_CONFIG)),
-                RowKeyLayout.parse(getString(ORDER_LAYOUT_CONFIG), uids), getBoolean(CUSTOMER_PLUS_PLUS_CONFIG));
-    }
-
-    /** The customer and order tables of the configured design: names, families, settings, layouts. */
-    public Map<TableRole, TableDefinition> orderTables(OrderRows rows) {
-        Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
-        for (Map.Entry<TableRole, RowKeyLayout> table : rows.tableLayouts().entrySet()) {
-            String key = tableKey(table.getKey());
-            tables.put(table.getKey(), new TableDefinition(TableName.valueOf(getString(key)),
-                    table.getKey() == TableRole.ORDER_INDEX ? OrderColumns.INDEX_FAMILY : OrderColumns.FAMILY,
-                    familySettings(key), table.getValue()));
-        }
-        return tables;
-    }
-
-    /** Every table of the configured pipelines. */
-    public Map<TableRole, TableDefinition> tables(UidResolver uids) {
-        Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
-        if (runs(LOGS_PIPELINE)) {
-            tables.putAll(logTables(logEventRows(uids)));
-        }
-        if (runs(ORDERS_PIPELINE)) {
-            tables.putAll(orderTables(orderRows(uids)));
-        }
-        for (InputConfig input : inputs) {
-            tables.putAll(input.tables(input.mapping(input.format(), uids)));
-        }
-        return tables;
-    }
-
-    private static final Map<TableRole, String> TABLE_KEY_BY_ROLE = Map.of(
-            TableRole.LOG_DATA, LOG_DATA_TABLE_CONFIG, TableRole.LOG_INDEX, LOG_INDEX_TABLE_CONFIG,
-            TableRole.LOG_SUMMARY, LOG_SUMMARY_TABLE_CONFIG, TableRole.CUSTOMER, CUSTOMER_TABLE_CONFIG,
-            TableRole.ORDER, ORDER_TABLE_CONFIG, TableRole.SHIPPING_LOCATION, SHIPPING_LOCATION_TABLE_CONFIG,
-            TableRole.LINE_ITEM, LINE_ITEM_TABLE_CONFIG, TableRole.ORDER_INDEX, ORDER_INDEX_TABLE_CONFIG);
-
-    /** The key naming the table of {@code role}. */
-    public static String tableKey(TableRole role) {
-        String key = TABLE_KEY_BY_ROLE.get(role);
-        if (key == null) {
-            throw new IllegalArgumentException("no table key for role " + role);
-        }
-        return key;
-    }
-
-    /** The key naming the table of {@code role}, for a pipeline's table or a declared input's. */
-    public String tableKeyOf(TableRole role) {
-        Optional<InputConfig> input = inputOf(role);
-        if (input.isEmpty()) {
-            return tableKey(role);
-        }
-        return input.get().rolesByTableKey().entrySet().stream().filter(e -> e.getValue() == role)
-                .map(e -> input.get().key(e.getKey())).findFirst().orElseThrow();
-    }
-
-    /** The key whose value decides the row keys of the table of {@code role}, also of a declared input. */
-    public String layoutKeyOf(TableRole role) {
-        return inputOf(role).map(input -> input.layoutKey(role)).orElseGet(() -> layoutKey(role));
-    }
-
-    /** The key whose value decides the row keys of the table of {@code role}. */
-    public static String layoutKey(TableRole role) {
-        if (role == TableRole.LOG_DATA) {
-            return LOG_DATA_LAYOUT_CONFIG;
-        }
-        if (role == TableRole.LOG_INDEX) {
-            return LOG_INDEX_LAYOUT_CONFIG;
-        }
-        return role == TableRole.LOG_SUMMARY ? LOG_SUMMARY_TABLE_CONFIG : ORDER_LAYOUT_CONFIG;
-    }
-
-    /** Dead-letter topic by input topic, for the configured pipelines. */
-    public Map<String, String> deadLetterTopics() {
-        Map<String, String> topics = new LinkedHashMap<>();
-        if (runs(LOGS_PIPELINE)) {
-            topics.put(getString(LOGS_TOPIC_CONFIG), getString(LOGS_DEAD_LETTER_TOPIC_CONFIG));
-        }
-        if (runs(ORDERS_PIPELINE)) {
-            topics.put(getString(CUSTOMERS_TOPIC_CONFIG), getString(CUSTOMERS_DEAD_LETTER_TOPIC_CONFIG));
-            topics.put(getString(ORDERS_TOPIC_CONFIG), getString(ORDERS_DEAD_LETTER_TOPIC_CONFIG));
-        }
-        for (InputConfig input : inputs) {
-            topics.put(input.topic(), input.deadLetterTopic());
-        }
-        return topics;
     }
 
     /** Input names: short, unique, usable in keys and table names. */

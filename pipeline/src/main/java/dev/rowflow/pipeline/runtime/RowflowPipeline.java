@@ -1,40 +1,29 @@
 package dev.rowflow.pipeline.runtime;
 
-import java.util.ArrayList;
-import java.util.List;
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.log.LogEventRows;
-import dev.rowflow.keying.format.RecordFormat;
-import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.topology.InputTopology;
-import dev.rowflow.pipeline.topology.FlushBeforeCommit;
-import dev.rowflow.keying.log.LogMapping;
+import dev.rowflow.pipeline.ingest.Ingest;
+import dev.rowflow.pipeline.ingest.IngestTable;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
+import dev.rowflow.pipeline.ingest.Source;
+import dev.rowflow.pipeline.ingest.UidBinding;
+import dev.rowflow.pipeline.ingest.Wiring;
 import dev.rowflow.pipeline.topology.DeadLetterTopics;
-import dev.rowflow.pipeline.topology.OrderTopology;
-import dev.rowflow.sinks.hbase.SinkMetrics;
+import dev.rowflow.pipeline.topology.FlushBeforeCommit;
 import dev.rowflow.pipeline.topology.SinkFactory;
-import org.apache.kafka.streams.StreamsBuilder;
-import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.LayoutMismatchException;
+import dev.rowflow.sinks.hbase.SinkMetrics;
+import dev.rowflow.sinks.hbase.SinkSettings;
 import dev.rowflow.sinks.hbase.TableAdmin;
 import dev.rowflow.sinks.hbase.TableDefinition;
-import org.apache.kafka.common.config.ConfigException;
-import dev.rowflow.sinks.hbase.SinkSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import com.google.cloud.bigtable.hbase.BigtableConfiguration;
-import com.google.cloud.bigtable.hbase.BigtableOptionsFactory;
-import dev.rowflow.sinks.hbase.Store;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -44,14 +33,15 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * A running rowflow: the HBase connection, the tables, and one Kafka Streams instance running the
- * topologies of the configured pipelines and declared inputs ({@link InputTopology}, {@link OrderTopology}). Start it with {@link #start}, stop it with {@link #close()}, which
- * commits (and so flushes) before it leaves the consumer group.
+ * topology of its {@link PipelinePlan}. Start it with {@link #start}, stop it with {@link #close()},
+ * which commits (and so flushes) before it leaves the consumer group.
  */
 public final class RowflowPipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RowflowPipeline.class);
@@ -61,8 +51,8 @@ public final class RowflowPipeline implements AutoCloseable {
     private final KafkaStreams streams;
     private final KafkaStreamsMetrics streamsMetrics;
     private final CountDownLatch terminated;
-    /** The declared inputs' formats, closed first on close (a registry wait ends). */
-    private final List<RecordFormat> formats;
+    /** What the plan opened (formats), closed first on close: a registry wait ends. */
+    private final PipelinePlan plan;
     /** Probes HBase in the background, so a readiness check never waits on a slow HBase client. */
     private final java.util.concurrent.ScheduledExecutorService hbaseProbe;
     private volatile long hbaseLastReachedNanos = System.nanoTime();
@@ -72,14 +62,14 @@ public final class RowflowPipeline implements AutoCloseable {
     static final Duration HBASE_UNREACHABLE_AFTER = Duration.ofSeconds(30);
 
     private RowflowPipeline(RowflowConfig config, Connection hbase, KafkaStreams streams,
-                            KafkaStreamsMetrics streamsMetrics, CountDownLatch terminated, List<RecordFormat> formats,
+                            KafkaStreamsMetrics streamsMetrics, CountDownLatch terminated, PipelinePlan plan,
                             TableName probeTable, MeterRegistry registry) {
         this.config = config;
         this.hbase = hbase;
         this.streams = streams;
         this.streamsMetrics = streamsMetrics;
         this.terminated = terminated;
-        this.formats = formats;
+        this.plan = plan;
         this.hbaseProbe = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "rowflow-hbase-probe");
             t.setDaemon(true);
@@ -111,69 +101,64 @@ public final class RowflowPipeline implements AutoCloseable {
     }
 
     /**
-     * Connects to HBase, creates the tables of the configured pipelines and the dead-letter topics
-     * if absent, and starts the streams.
+     * Builds the plan (refusing a bad configuration before anything is connected), connects to
+     * HBase, creates the tables and the dead-letter topics if absent, and starts the streams.
      *
      * @throws ConfigException naming the key, e.g. for an input topic that does not exist or a
      *                         table that holds another key layout
      */
     public static RowflowPipeline start(RowflowConfig config, MeterRegistry registry)
             throws IOException, InterruptedException {
-        SinkSettings sinkSettings = new SinkSettings(
-                config.getLong(RowflowConfig.WRITE_BUFFER_BYTES_CONFIG),
-                config.getLong(RowflowConfig.PERIODIC_FLUSH_MS_CONFIG));
+        UidBinding uids = new UidBinding();
+        return start(PipelinePlan.build(config, uids), uids, registry);
+    }
 
-        Connection hbase = connect(config);
+    /**
+     * Starts {@code plan}, which it owns from now on (closed on close, or here if start fails).
+     *
+     * @param uids what the plan's uid key parts resolve with, bound here if a layout has one
+     */
+    public static RowflowPipeline start(PipelinePlan plan, UidBinding uids, MeterRegistry registry)
+            throws IOException, InterruptedException {
+        RowflowConfig config = plan.config();
+        Connection hbase = null;
         try {
-            UidResolver uids = null;
-            Map<TableRole, TableDefinition> tables;
+            hbase = HBaseConnections.connect(config);
             try (Admin admin = hbase.getAdmin()) {
-                if (usesUids(config.tables(null))) {
+                if (plan.usesUids()) {
                     TableName uidTable = TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG));
                     HBaseUidStore.createIfAbsent(admin, uidTable);
-                    uids = new HBaseUidStore(hbase, uidTable);
+                    uids.bind(new HBaseUidStore(hbase, uidTable));
                 }
-                tables = config.tables(uids);
-                createOrCheck(new TableAdmin(admin), tables, config);
+                createOrCheck(new TableAdmin(admin), plan);
             }
-
-            FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit();
+            Map<TableRole, TableDefinition> tables = plan.tables();
+            SinkSettings sinkSettings = new SinkSettings(config.getLong(RowflowConfig.WRITE_BUFFER_BYTES_CONFIG),
+                    config.getLong(RowflowConfig.PERIODIC_FLUSH_MS_CONFIG));
             SinkMetrics sinkMetrics = new SinkMetrics(registry, tables);
-            SinkFactory sinks = () -> new HBaseRowSink(hbase, tables, sinkSettings, sinkMetrics);
-            StreamsBuilder builder = new StreamsBuilder();
-            List<RecordFormat> formats = new ArrayList<>();
+            Connection connection = hbase;
+            FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit();
+            SinkFactory sinks = () -> new HBaseRowSink(connection, tables, sinkSettings, sinkMetrics);
+
             int largestRecord;
+            Map<String, Integer> partitions = new HashMap<>();
             try (org.apache.kafka.clients.admin.Admin kafka = org.apache.kafka.clients.admin.Admin.create(
                     config.kafkaProperties())) {
-                largestRecord = createDeadLetterTopics(kafka, config.deadLetterTopics());
-                if (config.runs(RowflowConfig.LOGS_PIPELINE)) {
-                    // The log pipeline is a declared input like any other: the LogMapping preset over LogEvent.
-                    InputTopology.addTo(builder, RowflowConfig.LOGS_PIPELINE,
-                            config.getString(RowflowConfig.LOGS_TOPIC_CONFIG), LogMapping.format(), config.logMapping(uids),
-                            config.timestampPolicy(), sinks, flushBeforeCommit);
-                }
-                for (InputConfig input : config.inputs()) {
-                    KafkaTopics.partitions(kafka, input.topic()).orElseThrow(() -> new ConfigException(
-                            input.key(InputConfig.TOPIC), input.topic(), "no such topic"));
-                    RecordFormat format = input.format();
-                    formats.add(format);
-                    if (format instanceof dev.rowflow.pipeline.registry.RegistryAvroFormat registryFormat) {
-                        registryFormat.bindTo(registry, input.name());
+                for (Ingest ingest : plan.ingests()) {
+                    for (Source source : ingest.sources()) {
+                        Optional<Integer> count = KafkaTopics.partitions(kafka, source.topic());
+                        if (count.isPresent()) {
+                            partitions.put(source.topic(), count.get());
+                        } else if (source.missing() != null) {
+                            throw new ConfigException(source.topicKey(), source.topic(), source.missing());
+                        }
                     }
-                    InputTopology.addTo(builder, input.name(), input.topic(), format, input.mapping(format, uids),
-                            config.timestampPolicy(), sinks, flushBeforeCommit);
                 }
-                if (config.runs(RowflowConfig.ORDERS_PIPELINE)) {
-                    String customers = config.getString(RowflowConfig.CUSTOMERS_TOPIC_CONFIG);
-                    int partitions = KafkaTopics.partitions(kafka, customers).orElseThrow(() -> new ConfigException(
-                            RowflowConfig.CUSTOMERS_TOPIC_CONFIG, customers, "no such topic; create it (compacted, "
-                            + "keyed by customer number) before starting the orders pipeline"));
-                    OrderTopology.addTo(builder, customers, config.getString(RowflowConfig.ORDERS_TOPIC_CONFIG),
-                            partitions, config.getInt(RowflowConfig.MAX_LINE_ITEMS_CONFIG), config.orderRows(uids), config.timestampPolicy(), sinks, flushBeforeCommit);
-                }
+                largestRecord = createDeadLetterTopics(kafka, plan.deadLetterTopics());
             }
-            Topology topology = builder.build();
-            java.util.Properties streamsProperties = StreamsProperties.of(config);
+            plan.ingests().forEach(ingest -> ingest.bindTo(registry));
+            Topology topology = plan.topology(new Wiring(sinks, flushBeforeCommit, partitions));
+            java.util.Properties streamsProperties = StreamsProperties.of(plan);
             streamsProperties.put(DeadLetterTopics.METRICS_CONFIG, registry);
             // Whatever an input topic took, rowflow can send on: to its dead-letter topic, and (orders)
             // to the repartition topic. A user's kafka.max.request.size / kafka.topic.max.message.bytes win.
@@ -201,10 +186,13 @@ public final class RowflowPipeline implements AutoCloseable {
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
             streams.start();
-            return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated, formats,
+            return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated, plan,
                     tables.values().iterator().next().name(), registry);
         } catch (IOException | InterruptedException | RuntimeException e) {
-            hbase.close();
+            plan.close();
+            if (hbase != null) {
+                hbase.close();
+            }
             throw e;
         }
     }
@@ -242,76 +230,23 @@ public final class RowflowPipeline implements AutoCloseable {
     static final int DEAD_LETTER_HEADROOM = 256 * 1024;
 
     /**
-     * Creates the tables that are missing and checks the key layout recorded in each.
+     * Creates the tables of the plan that are missing and checks the key layout recorded in each.
      *
      * @throws ConfigException naming the layout key when a table holds another layout
      */
-    public static void createOrCheck(TableAdmin admin, Map<TableRole, TableDefinition> tables, RowflowConfig config)
-            throws IOException {
-        for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
-            try {
-                boolean created = admin.createOrCheck(table.getValue());
-                LOG.info("table {} {} with key layout {}", table.getValue().name(), created ? "created" : "checked",
-                        table.getValue().layout().spec());
-            } catch (LayoutMismatchException e) {
-                String key = config.layoutKeyOf(table.getKey());
-                throw new ConfigException(key, config.originals().get(key), e.getMessage());
+    public static void createOrCheck(TableAdmin admin, PipelinePlan plan) throws IOException {
+        for (Ingest ingest : plan.ingests()) {
+            for (IngestTable table : ingest.tables()) {
+                try {
+                    boolean created = admin.createOrCheck(table.definition());
+                    LOG.info("table {} {} with key layout {}", table.definition().name(), created ? "created" : "checked",
+                            table.definition().layout().spec());
+                } catch (LayoutMismatchException e) {
+                    String key = table.layoutKey();
+                    throw new ConfigException(key, plan.config().originals().get(key), e.getMessage());
+                }
             }
         }
-    }
-
-    private static boolean usesUids(Map<TableRole, TableDefinition> tables) {
-        return tables.values().stream().flatMap(table -> table.layout().parts().stream())
-                .anyMatch(part -> part.encoding().token().equals("uid"));
-    }
-
-    /**
-     * Opens the HBase-API connection to the configured store. Bigtable's comes from Google's
-     * adapter factory rather than {@link ConnectionFactory}: HBase 2.6's factory looks for a
-     * constructor with connection attributes, which the adapter (built against HBase 2.5) lacks.
-     */
-    public static Connection connect(RowflowConfig config) throws java.io.IOException {
-        Configuration conf = hbaseConfiguration(config);
-        return config.store() == Store.BIGTABLE ? BigtableConfiguration.connect(conf) : ConnectionFactory.createConnection(conf);
-    }
-
-    /**
-     * The HBase client configuration: for Bigtable the adapter's project and instance (and the
-     * emulator), then hbase-site.xml if configured, then the hbase.* and google.bigtable.* keys.
-     */
-    public static Configuration hbaseConfiguration(RowflowConfig config) {
-        Configuration conf = HBaseConfiguration.create();
-        // The client would otherwise unpack server-side jars (custom filters) into
-        // ${hbase.tmp.dir}/local/jars; rowflow uses none, and the container's root is read-only.
-        conf.setBoolean("hbase.use.dynamic.jars", false);
-        if (config.store() == Store.BIGTABLE) {
-            // One code path: Google's adapter is an HBase Connection (see connect).
-            BigtableConfiguration.configure(conf, config.getString(RowflowConfig.BIGTABLE_PROJECT_CONFIG),
-                    config.getString(RowflowConfig.BIGTABLE_INSTANCE_CONFIG));
-            // rowflow's write buffer is the adapter's bound on bytes in flight (its flow control), as
-            // it is HBase's write buffer: memory stays bounded by configuration on both stores. A
-            // batch must be smaller than that bound, so two batches fit. google.bigtable.* keys of
-            // the user's configuration, applied below, win.
-            long buffer = config.getLong(RowflowConfig.WRITE_BUFFER_BYTES_CONFIG);
-            if (buffer > 0) {
-                conf.setLong(BigtableOptionsFactory.BIGTABLE_BUFFERED_MUTATOR_MAX_MEMORY_KEY, buffer);
-                conf.setLong(BigtableOptionsFactory.BIGTABLE_BULK_MAX_REQUEST_SIZE_BYTES, buffer / 2);
-            }
-            String emulator = config.getString(RowflowConfig.BIGTABLE_EMULATOR_HOST_CONFIG);
-            if (!emulator.isEmpty()) {
-                conf.set(BigtableOptionsFactory.BIGTABLE_EMULATOR_HOST_KEY, emulator);
-            }
-        }
-        String site = config.getString(RowflowConfig.HBASE_SITE_PATH_CONFIG);
-        if (!site.isEmpty()) {
-            if (!new java.io.File(site).isFile()) {
-                throw new org.apache.kafka.common.config.ConfigException(RowflowConfig.HBASE_SITE_PATH_CONFIG, site,
-                        "no such file");
-            }
-            conf.addResource(new Path(site));
-        }
-        config.hbaseProperties().forEach(conf::set);
-        return conf;
     }
 
     public KafkaStreams.State state() {
@@ -343,7 +278,7 @@ public final class RowflowPipeline implements AutoCloseable {
     public void close() {
         Duration timeout = Duration.ofMillis(config.getLong(RowflowConfig.SHUTDOWN_TIMEOUT_MS_CONFIG));
         // First: a stream thread waiting for an unavailable schema registry stops waiting.
-        formats.forEach(RecordFormat::close);
+        plan.close();
         boolean closed = streams.close(CloseOptions.groupMembershipOperation(staticMember()
                 ? CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP
                 : CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(timeout));

@@ -7,10 +7,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import dev.rowflow.pipeline.topology.DeadLetterDeserializationHandler;
 import dev.rowflow.pipeline.topology.DeadLetterProductionHandler;
 import dev.rowflow.pipeline.topology.DeadLetterTopics;
-import dev.rowflow.pipeline.topology.OrderTopology;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
 
 import java.util.Properties;
 
@@ -23,7 +20,8 @@ public final class StreamsProperties {
      * rowflow's choices first, then every {@code kafka.*} key of the configuration, which wins:
      * a user who sets {@code kafka.commit.interval.ms} gets that interval.
      */
-    public static Properties of(RowflowConfig config) {
+    public static Properties of(PipelinePlan plan) {
+        RowflowConfig config = plan.config();
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.getString(RowflowConfig.APPLICATION_ID_CONFIG));
         // A new application starts at the beginning of the topic: no event written before the
@@ -31,13 +29,9 @@ public final class StreamsProperties {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // Records that cannot be read or keyed go to the dead-letter topic instead of stopping
         // the flow; HBase failures fail the task (RecordErrorHandler).
-        Map<String, String> deadLetters = new LinkedHashMap<>(config.deadLetterTopics());
-        if (config.runs(RowflowConfig.ORDERS_PIPELINE)) {
-            // Orders fail in the order writer after the repartition: their dead letters come from there.
-            deadLetters.put(OrderTopology.repartitionTopic(config.getString(RowflowConfig.APPLICATION_ID_CONFIG)),
-                    config.getString(RowflowConfig.ORDERS_DEAD_LETTER_TOPIC_CONFIG));
-        }
-        props.put(DeadLetterTopics.CONFIG, DeadLetterTopics.format(deadLetters));
+        // Internal topics too: records re-read from a repartition topic can fail there.
+        props.put(DeadLetterTopics.CONFIG, DeadLetterTopics.format(plan.deadLetterTopicsWithInternal(
+                config.getString(RowflowConfig.APPLICATION_ID_CONFIG))));
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordErrorHandler.class);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProductionHandler.class);

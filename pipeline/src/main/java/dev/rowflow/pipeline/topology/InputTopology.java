@@ -6,7 +6,6 @@ import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.pipeline.serde.RecordSerde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Named;
 
@@ -24,14 +23,7 @@ public final class InputTopology {
     private InputTopology() {
     }
 
-    /** One input alone, as {@code TopologyTestDriver} tests drive it. */
-    public static Topology build(String input, String topic, RecordFormat format, EventMapping mapping,
-                                 TimestampPolicy timestamps, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
-        StreamsBuilder builder = new StreamsBuilder();
-        addTo(builder, input, topic, format, mapping, timestamps, sinks, flushBeforeCommit);
-        return builder.build();
-    }
-
+    /** Adds the input's source and writer to {@code builder} ({@code DeclaredInput} does, for every declared input). */
     public static void addTo(StreamsBuilder builder, String input, String topic, RecordFormat format,
                              EventMapping mapping, TimestampPolicy timestamps, SinkFactory sinks,
                              FlushBeforeCommit flushBeforeCommit) {

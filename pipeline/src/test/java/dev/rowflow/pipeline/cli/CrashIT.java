@@ -104,10 +104,10 @@ class CrashIT {
         try (Connection connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration())) {
             LogRowsExactlyOnce.assertEveryEventOnce(connection, config,
                     new LogEventGenerator(1_300, 150, 1_700_000_000_000L), EVENTS);
-            LogEventRows rows = config.logEventRows(null);
-            var tables = config.logTables(rows);
-            IndexReport report = new DualWriteIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX),
-                    rows).verify(10);
+            LogEventRows rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
+            var logs = dev.rowflow.pipeline.ingest.LogIngest.of(config, null);
+            IndexReport report = new DualWriteIndex(connection, logs.table(TableRole.LOG_DATA).orElseThrow(),
+                    logs.table(TableRole.LOG_INDEX).orElseThrow(), rows).verify(10);
             assertThat(report.clean()).as("%s", report).isTrue();
             assertThat(report.indexRows()).isEqualTo(EVENTS);
         }

@@ -35,7 +35,7 @@ final class LogRowsExactlyOnce {
      */
     static void assertEveryEventOnce(Connection connection, RowflowConfig config, LogEventGenerator generator,
                                      long events) throws Exception {
-        LogEventRows rows = config.logEventRows(null);
+        LogEventRows rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
         Map<ByteBuffer, Long> eventTime = new HashMap<>();
         Map<String, Long> summaryCounts = new TreeMap<>();
         LogSummary summary = new LogSummary();

@@ -93,10 +93,11 @@ class QueryCommandIT {
         HBaseUidStore uids = new HBaseUidStore(connection, TableName.valueOf("cli_q_uid"));
         try (Admin admin = connection.getAdmin()) {
             HBaseUidStore.createIfAbsent(admin, TableName.valueOf("cli_q_uid"));
-            Map<TableRole, TableDefinition> tables = config.tables(uids);
-            RowflowPipeline.createOrCheck(new TableAdmin(admin), tables, config);
-            LogEventRows logRows = config.logEventRows(uids);
-            OrderRows orderRows = config.orderRows(uids);
+            dev.rowflow.pipeline.ingest.PipelinePlan plan = dev.rowflow.pipeline.ingest.PipelinePlan.build(config, uids);
+            Map<TableRole, TableDefinition> tables = plan.tables();
+            RowflowPipeline.createOrCheck(new TableAdmin(admin), plan);
+            LogEventRows logRows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, uids);
+            OrderRows orderRows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, uids);
             try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 0))) {
                 for (LogEvent event : events) {
                     for (Row row : logRows.rowsOf(event)) {
@@ -161,7 +162,7 @@ class QueryCommandIT {
         assertThat(uids.find("hostname", "web-99")).isEmpty();
 
         // Keys by hand through the configuration: the configured layout, its UIDs looked up, never assigned.
-        byte[] dataKey = config.logEventRows(uids).rowsOf(events.get(4)).get(0).key();
+        byte[] dataKey = dev.rowflow.pipeline.ingest.LogIngest.rows(config, uids).rowsOf(events.get(4)).get(0).key();
         assertThat(run(configFile, "keys", "encode", "hostname=web-1", "eventType=auth", "timestamp=" + (T0 + 4)))
                 .isEqualTo(KeyBytes.toStringBinary(dataKey) + System.lineSeparator());
         assertThat(run(configFile, "keys", "decode", KeyBytes.toStringBinary(dataKey)))

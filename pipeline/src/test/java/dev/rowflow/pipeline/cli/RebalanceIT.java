@@ -458,7 +458,7 @@ class RebalanceIT {
     /** Every order's rows exactly, each completed with its customer's fields, whenever the customer came. */
     private static void verifyOrderRows(RowflowConfig config, List<Order> orders) throws Exception {
         try (Connection connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration())) {
-            OrderRows rows = config.orderRows(new HBaseUidStore(connection,
+            OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, new HBaseUidStore(connection,
                     TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG))));
             Map<Customer, Long> customers = new LinkedHashMap<>();
             for (int c = 1; c <= CUSTOMER_COUNT; c++) {

@@ -79,7 +79,7 @@ class SlowHBaseIT {
 
         // What the backlog would take on the heap as Puts: a pipeline that buffered it could not
         // run in HEAP_MB.
-        LogEventRows rows = new RowflowConfig(props).logEventRows(null);
+        LogEventRows rows = dev.rowflow.pipeline.ingest.LogIngest.rows(new RowflowConfig(props), null);
         LogEventGenerator sizing = new LogEventGenerator(77, 120, 1_700_000_000_000L);
         long backlogPutBytes = 0;
         for (int i = 0; i < EVENTS; i++) {

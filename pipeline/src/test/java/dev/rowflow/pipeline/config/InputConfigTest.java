@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.config;
 
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
@@ -35,24 +36,29 @@ class InputConfigTest {
     }
 
     private static void refused(Map<String, String> props, String message) {
-        assertThatThrownBy(() -> new RowflowConfig(props)).isInstanceOf(ConfigException.class).hasMessage(message);
+        assertThatThrownBy(() -> plan(props)).isInstanceOf(ConfigException.class).hasMessage(message);
+    }
+
+    /** The configuration and what start-up builds from it, as `rowflow run` refuses it. */
+    private static PipelinePlan plan(Map<String, String> props) {
+        return PipelinePlan.build(new RowflowConfig(props), null);
     }
 
     @Test
     void shouldDeclareTheTablesAndDeadLetterTopicOfAnInputBesideTheLogPipeline() {
-        RowflowConfig config = new RowflowConfig(app("input.app.summary.key", "host.name:text, @timestamp:ts"));
+        PipelinePlan plan = plan(app("input.app.summary.key", "host.name:text, @timestamp:ts"));
 
-        assertThat(config.inputs()).extracting(InputConfig::name).containsExactly("app");
-        assertThat(config.deadLetterTopics()).containsEntry("logs", "logs.dead-letter")
+        assertThat(plan.config().inputs()).extracting(InputConfig::name).containsExactly("app");
+        assertThat(plan.deadLetterTopics()).containsEntry("logs", "logs.dead-letter")
                 .containsEntry("app-logs", "app-logs.dead-letter");
-        var tables = config.tables(null);
+        var tables = plan.tables();
         assertThat(tables.get(TableRole.of("app.data")).name().getNameAsString()).isEqualTo("app");
         assertThat(tables.get(TableRole.of("app.index.host")).name().getNameAsString()).isEqualTo("app_host");
         assertThat(tables.get(TableRole.of("app.summary")).name().getNameAsString()).isEqualTo("app_summary");
         assertThat(tables.get(TableRole.of("app.data")).layout().spec())
                 .isEqualTo("bucket(8) | @timestamp:ts, host.name:text");
-        assertThat(config.layoutKeyOf(TableRole.of("app.index.host"))).isEqualTo("input.app.index.host.key");
-        assertThat(config.tableKeyOf(TableRole.of("app.summary"))).isEqualTo("input.app.summary.table");
+        assertThat(plan.table(TableRole.of("app.index.host")).layoutKey()).isEqualTo("input.app.index.host.key");
+        assertThat(plan.table(TableRole.of("app.summary")).tableKey()).isEqualTo("input.app.summary.table");
     }
 
     @Test
@@ -107,9 +113,9 @@ class InputConfigTest {
         refused(props, "Invalid value ts:ts, hostname:text for configuration input.app.key: data key 'ts:ts, hostname:text', "
                 + "part hostname:text: Avro record Event has no field 'hostname' (it has host, ts)");
         props.put("input.app.key", "ts:ts, host:text");
-        assertThat(new RowflowConfig(props).inputs().get(0).format().name()).isEqualTo("avro");
+        assertThat(plan(props).declaredInput("app").orElseThrow().format().name()).isEqualTo("avro");
         props.put("input.app.avro.schemas", schema + ".missing");
-        assertThatThrownBy(() -> new RowflowConfig(props)).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> plan(props)).isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("Invalid value " + schema + ".missing for configuration input.app.avro.schemas: "
                         + "cannot be read as an Avro schema");
     }
@@ -124,14 +130,14 @@ class InputConfigTest {
                 "epoch-ms", "input.app.key", "ts:ts, host:text", "input.app.columns", "host=h", "input.app.indexes", null,
                 "input.app.index.host.key", null);
         // Without a reader schema nothing is fetched at start-up, and no path can be checked.
-        assertThat(new RowflowConfig(props).inputs().get(0).format().name()).isEqualTo("avro-registry");
+        assertThat(plan(props).declaredInput("app").orElseThrow().format().name()).isEqualTo("avro-registry");
 
         props.put("input.app.registry.reader.schema", schema.toString());
         props.put("input.app.key", "ts:ts, hostname:text");
         refused(props, "Invalid value ts:ts, hostname:text for configuration input.app.key: data key 'ts:ts, hostname:text', "
                 + "part hostname:text: Avro record Event has no field 'hostname' (it has host, ts)");
         props.put("input.app.key", "ts:ts, host:text");
-        assertThat(new RowflowConfig(props).inputs().get(0).format().name()).isEqualTo("avro-registry");
+        assertThat(plan(props).declaredInput("app").orElseThrow().format().name()).isEqualTo("avro-registry");
 
         refused(with(props, "input.app.registry.url", null), "Invalid value  for configuration input.app.registry.url: "
                 + "format=avro-registry needs the registry's URL");
@@ -142,7 +148,7 @@ class InputConfigTest {
                 + "input.app.registry.reader.schema or as a subject, not both");
         refused(with(props, "input.app.registry.basic.auth.user.info", "s3cret"), "Invalid value [hidden] for "
                 + "configuration input.app.registry.basic.auth.user.info: user:password is expected (no ':' in it)");
-        assertThatThrownBy(() -> new RowflowConfig(with(props, "input.app.registry.ssl.truststore.location", "/no/such.p12",
+        assertThatThrownBy(() -> plan(with(props, "input.app.registry.ssl.truststore.location", "/no/such.p12",
                 "input.app.registry.ssl.truststore.password", "t0ps3cret")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("Invalid value /no/such.p12 for configuration input.app.registry.ssl.truststore."

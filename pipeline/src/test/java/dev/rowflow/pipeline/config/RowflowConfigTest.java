@@ -110,7 +110,7 @@ class RowflowConfigTest {
                 Map.entry("bootstrap.servers", "b:9092"), Map.entry("security.protocol", "SSL"));
         assertThat(config.hbaseProperties()).containsOnly(
                 Map.entry("hbase.zookeeper.quorum", "zk1,zk2"), Map.entry("zookeeper.znode.parent", "/hbase-secure"));
-        assertThat(config.logEventRows(null).dataLayout().spec())
+        assertThat(dev.rowflow.pipeline.ingest.LogIngest.rows(config, null).dataLayout().spec())
                 .isEqualTo("bucket(4) | timestamp:ts, hostname:text, eventType:text");
     }
 

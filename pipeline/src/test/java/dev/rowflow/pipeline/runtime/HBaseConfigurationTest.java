@@ -44,7 +44,7 @@ class HBaseConfigurationTest {
         env.put("ROWFLOW_CONFIG_HBASE_CLIENT_KEYTAB_FILE", "/etc/rowflow/hbase-keytab/rowflow.keytab");
         env.put("ROWFLOW_CONFIG_HBASE_CLIENT_KEYTAB_PRINCIPAL", "rowflow@EXAMPLE.COM");
 
-        Configuration hbase = RowflowPipeline.hbaseConfiguration(new RowflowConfig(ConfigSources.load(file, env)));
+        Configuration hbase = HBaseConnections.configuration(new RowflowConfig(ConfigSources.load(file, env)));
 
         assertThat(hbase.get("hbase.security.authentication")).isEqualTo("kerberos");
         assertThat(hbase.get("hadoop.security.authentication")).isEqualTo("kerberos");
@@ -61,7 +61,7 @@ class HBaseConfigurationTest {
         RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "k:9092",
                 "hbase.site.path", dir.resolve("nope.xml").toString()));
 
-        assertThatThrownBy(() -> RowflowPipeline.hbaseConfiguration(config))
+        assertThatThrownBy(() -> HBaseConnections.configuration(config))
                 .hasMessageContaining("hbase.site.path").hasMessageContaining("no such file");
     }
 
@@ -71,7 +71,7 @@ class HBaseConfigurationTest {
                 "store", "bigtable", "bigtable.project.id", "p", "bigtable.instance.id", "i",
                 "bigtable.emulator.host", "127.0.0.1:8086"));
 
-        org.apache.hadoop.conf.Configuration conf = RowflowPipeline.hbaseConfiguration(new RowflowConfig(props));
+        org.apache.hadoop.conf.Configuration conf = HBaseConnections.configuration(new RowflowConfig(props));
 
         assertThat(conf.get("hbase.client.connection.impl")).startsWith("com.google.cloud.bigtable.hbase");
         assertThat(conf.get("google.bigtable.project.id")).isEqualTo("p");
@@ -83,7 +83,7 @@ class HBaseConfigurationTest {
         // The user's own adapter keys win.
         props.put("google.bigtable.buffered.mutator.max.memory", "67108864");
         props.put("sink.write.buffer.bytes", "1048576");
-        conf = RowflowPipeline.hbaseConfiguration(new RowflowConfig(props));
+        conf = HBaseConnections.configuration(new RowflowConfig(props));
         assertThat(conf.getLong("google.bigtable.buffered.mutator.max.memory", -1)).isEqualTo(64L * 1024 * 1024);
         assertThat(conf.getLong("google.bigtable.bulk.max.request.size.bytes", -1)).isEqualTo(512L * 1024);
     }

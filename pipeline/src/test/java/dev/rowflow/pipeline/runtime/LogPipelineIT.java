@@ -381,8 +381,8 @@ class LogPipelineIT {
                 "bucket(16) | timestamp:ts, hostname:text, eventType:text"));
         createTopic(eight);
         try (org.apache.hadoop.hbase.client.Admin admin = connection().getAdmin()) {
-            RowflowPipeline.createOrCheck(new dev.rowflow.sinks.hbase.TableAdmin(admin), eight.logTables(eight.logEventRows(null)),
-                    eight);
+            RowflowPipeline.createOrCheck(new dev.rowflow.sinks.hbase.TableAdmin(admin),
+                    dev.rowflow.pipeline.ingest.PipelinePlan.build(eight, null));
         }
         try (LogEventProducer producer = LogEventProducer.open(sixteen.kafkaProperties(), topic(sixteen))) {
             producer.sendAll(new LogEventGenerator(3, 5, 1_700_000_000_000L), 100, () -> false);
@@ -499,7 +499,7 @@ class LogPipelineIT {
         assertThat(dataRows).hasSize(500);
         {
             var uids = new dev.rowflow.sinks.hbase.HBaseUidStore(connection(), TableName.valueOf("it_uid"));
-            var layout = config.logEventRows(null).dataLayout();
+            var layout = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null).dataLayout();
             for (Result row : dataRows.values()) {
                 assertThat(row.getRow()).hasSize(1 + 8 + 8 + 8);
                 var fields = layout.decode(row.getRow()).fields();

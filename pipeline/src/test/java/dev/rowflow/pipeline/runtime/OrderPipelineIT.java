@@ -107,7 +107,7 @@ class OrderPipelineIT {
                 }
             }
             producer.flush();
-            OrderRows rows = config.orderRows(uids(config));
+            OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, uids(config));
             awaitCommitted(pipeline, config);
 
             // Documented: an order whose customer is unknown is written at once, without the
@@ -215,7 +215,7 @@ class OrderPipelineIT {
             producer.flush();
             awaitCommitted(pipeline, config);
 
-            OrderRows rows = config.orderRows(uids(config));
+            OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, uids(config));
             Map<String, Set<String>> expected = expected(rows, orders);
             assertThat(stored(config, rows)).isEqualTo(expected);
             assertThat(countOf(expected, TableRole.ORDER_INDEX)).isEqualTo(orders.size());
@@ -307,12 +307,13 @@ class OrderPipelineIT {
     @Test
     void shouldReadABlobWrittenWithTheFirstOrderSchemaAfterTheSchemaChanged() throws Exception {
         RowflowConfig config = config("orders-old-blob", Map.of(RowflowConfig.ORDER_DESIGN_CONFIG, "blob"));
-        OrderRows rows = config.orderRows(null);
+        OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, null);
         Order order = new OrderGenerator(3, 1, 1_600_000_000_000L).nextOrder();
         byte[] oldBlob = OlderSchemas.encode(order, EventSchemas.historic("Order-v1.avsc"));
         byte[] key = rows.orderRowKey(order.getCustomerNumber(), order.getOrderNumber());
         try (org.apache.hadoop.hbase.client.Admin admin = stack.hbase().connection().getAdmin()) {
-            RowflowPipeline.createOrCheck(new dev.rowflow.sinks.hbase.TableAdmin(admin), config.orderTables(rows), config);
+            RowflowPipeline.createOrCheck(new dev.rowflow.sinks.hbase.TableAdmin(admin),
+                    dev.rowflow.pipeline.ingest.PipelinePlan.build(config, null));
         }
         TableName orderTable = TableName.valueOf(config.getString(RowflowConfig.ORDER_TABLE_CONFIG));
         try (Table table = stack.hbase().connection().getTable(orderTable)) {

@@ -62,7 +62,10 @@ public final class OrderTableContents {
     public static Map<String, Set<String>> stored(Connection connection, RowflowConfig config, OrderRows rows)
             throws java.io.IOException {
         Map<String, Set<String>> stored = new TreeMap<>();
-        for (Map.Entry<TableRole, TableDefinition> table : config.orderTables(rows).entrySet()) {
+        Map<TableRole, TableDefinition> tables = new TreeMap<>();
+        dev.rowflow.pipeline.ingest.OrderJoin.of(config, null).tables()
+                .forEach(table -> tables.put(table.role(), table.definition()));
+        for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
             try (Table t = connection.getTable(table.getValue().name());
                  ResultScanner scanner = t.getScanner(new Scan().readAllVersions())) {
                 for (Result result : scanner) {

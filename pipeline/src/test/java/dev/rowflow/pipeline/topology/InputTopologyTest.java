@@ -51,11 +51,7 @@ class InputTopologyTest {
                 "input.filebeat.index.host.key", INDEX_KEY));
         props.putAll(overrides);
         RowflowConfig config = new RowflowConfig(props);
-        InputConfig filebeat = config.inputs().get(0);
-        RecordFormat format = filebeat.format();
-        driver = new TopologyTestDriver(InputTopology.build("filebeat", "filebeat", format,
-                filebeat.mapping(format, null), config.timestampPolicy(), () -> sink, new FlushBeforeCommit()),
-                StreamsProperties.of(config));
+        driver = ProductionTopology.driver(config, sink, Map.of());
         input = driver.createInputTopic("filebeat", new ByteArraySerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic("filebeat.dead-letter", new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());

@@ -45,10 +45,7 @@ class LogEventTopologyTest {
         RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092",
                 RowflowConfig.LOG_DATA_LAYOUT_CONFIG, "bucket(4) | timestamp:ts, hostname:text, eventType:text",
                 RowflowConfig.TIMESTAMP_MAX_FUTURE_MS_CONFIG, Long.toString(Long.MAX_VALUE)));
-        driver = new TopologyTestDriver(
-                InputTopology.build("logs", "logs", LogMapping.format(), config.logMapping(null), config.timestampPolicy(),
-                        () -> sink, new FlushBeforeCommit()),
-                StreamsProperties.of(config));
+        driver = ProductionTopology.driver(config, sink, Map.of());
         logs = driver.createInputTopic("logs", new ByteArraySerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic("logs.dead-letter", new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
@@ -115,9 +112,7 @@ class LogEventTopologyTest {
             RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092",
                     RowflowConfig.TIMESTAMP_POLICY_CONFIG, policy, RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "false",
                     RowflowConfig.LOG_DATA_LAYOUT_CONFIG, "bucket(4) | timestamp:ts, hostname:text, eventType:text"));
-            driver = new TopologyTestDriver(InputTopology.build("logs", "logs", LogMapping.format(),
-                    config.logMapping(null), config.timestampPolicy(), () -> sink, new FlushBeforeCommit()),
-                    StreamsProperties.of(config));
+            driver = ProductionTopology.driver(config, sink, Map.of());
             logs = driver.createInputTopic("logs", new ByteArraySerializer(), new ByteArraySerializer());
             deadLetters = driver.createOutputTopic("logs.dead-letter", new ByteArrayDeserializer(),
                     new ByteArrayDeserializer());

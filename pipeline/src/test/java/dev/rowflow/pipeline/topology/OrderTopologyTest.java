@@ -46,12 +46,9 @@ class OrderTopologyTest {
     private void start(OrderDesign design, boolean customerPlusPlus) {
         rows = new OrderRows(design, RowKeyLayout.parse(OrderRows.DEFAULT_LAYOUT, null), customerPlusPlus);
         RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092",
-                RowflowConfig.PIPELINES_CONFIG, "orders"));
-        StreamsBuilder builder = new StreamsBuilder();
-        OrderTopology.addTo(builder, "customers", "orders", 1,
-                config.getInt(RowflowConfig.MAX_LINE_ITEMS_CONFIG), rows, config.timestampPolicy(), () -> sink,
-                new FlushBeforeCommit());
-        driver = new TopologyTestDriver(builder.build(), StreamsProperties.of(config));
+                RowflowConfig.PIPELINES_CONFIG, "orders", RowflowConfig.ORDER_DESIGN_CONFIG, design.token(),
+                RowflowConfig.CUSTOMER_PLUS_PLUS_CONFIG, Boolean.toString(customerPlusPlus)));
+        driver = ProductionTopology.driver(config, sink, Map.of("customers", 1));
         customers = driver.createInputTopic("customers", new ByteArraySerializer(), new ByteArraySerializer());
         orders = driver.createInputTopic("orders", new ByteArraySerializer(), new ByteArraySerializer());
     }

@@ -1,0 +1,140 @@
+package dev.rowflow.pipeline.ingest;
+
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.keying.mapping.MappingException;
+import dev.rowflow.keying.mapping.MappingSpec;
+import dev.rowflow.pipeline.config.InputConfig;
+import dev.rowflow.pipeline.registry.RegistryAvroFormat;
+import dev.rowflow.pipeline.topology.InputTopology;
+import dev.rowflow.pipeline.topology.TimestampPolicy;
+import dev.rowflow.sinks.hbase.TableDefinition;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.StreamsBuilder;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A topic, a format and a mapping: records read in the format become the rows and counters the
+ * mapping makes ({@link InputTopology}). Every {@code input.<name>.*} declaration is one, and so is
+ * the log pipeline ({@link LogIngest}: the {@code LogMapping} preset over {@code LogEvent}).
+ */
+public final class DeclaredInput implements Ingest {
+    private final String name;
+    private final Source source;
+    private final RecordFormat format;
+    private final EventMapping mapping;
+    private final EventMapping indexMapping;
+    private final TimestampPolicy timestamps;
+    private final List<IngestTable> tables;
+
+    DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping, EventMapping indexMapping,
+                  TimestampPolicy timestamps, List<IngestTable> tables) {
+        this.name = name;
+        this.source = source;
+        this.format = format;
+        this.mapping = mapping;
+        this.indexMapping = indexMapping;
+        this.timestamps = timestamps;
+        this.tables = List.copyOf(tables);
+    }
+
+    /**
+     * The input {@code input.<name>.*} declares, its mapping compiled against {@code format}.
+     *
+     * @throws ConfigException naming the key of the piece of the mapping at fault
+     */
+    static DeclaredInput of(InputConfig input, RecordFormat format, UidResolver uids, TimestampPolicy timestamps) {
+        MappingSpec spec = input.mappingSpec();
+        EventMapping mapping;
+        try {
+            mapping = EventMapping.compile(spec, uids, format::cannotYield);
+        } catch (MappingException e) {
+            String key = input.keyOf(e.piece(), e.index());
+            throw new ConfigException(input.key(key), input.getString(key), e.getMessage());
+        }
+        Map<TableRole, dev.rowflow.keying.layout.RowKeyLayout> layouts = mapping.tableLayouts();
+        List<IngestTable> tables = new ArrayList<>();
+        input.rolesByTableKey().forEach((tableKey, role) -> tables.add(new IngestTable(role, new TableDefinition(
+                TableName.valueOf(input.tableName(tableKey)), mapping.familyOf(role), input.familySettings(tableKey),
+                layouts.get(role)), input.key(tableKey), input.layoutKey(role))));
+        return new DeclaredInput(input.name(), new Source(input.topic(), input.key(InputConfig.TOPIC),
+                input.deadLetterTopic(), "no such topic"), format, mapping, mapping, timestamps, tables);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public List<Source> sources() {
+        return List.of(source);
+    }
+
+    /** The topic it reads. */
+    public String topic() {
+        return source.topic();
+    }
+
+    @Override
+    public List<IngestTable> tables() {
+        return tables;
+    }
+
+    /** The format its records are read in. */
+    public RecordFormat format() {
+        return format;
+    }
+
+    /** The mapping the pipeline writes with. */
+    public EventMapping mapping() {
+        return mapping;
+    }
+
+    /**
+     * The mapping with every declared index, also one the pipeline does not dual-write (the log
+     * index with {@code index.log.enabled=false}): what {@code rowflow index verify} and
+     * {@code backfill} rebuild index rows with (seed 002, 1.9.2).
+     */
+    public EventMapping indexMapping() {
+        return indexMapping;
+    }
+
+    /** The names of its indexes, in declaration order, with the role of each index table. */
+    public Map<String, TableRole> indexes() {
+        Map<String, TableRole> indexes = new java.util.LinkedHashMap<>();
+        indexMapping.spec().indexes().forEach(index -> indexes.put(index.name(), index.table()));
+        return indexes;
+    }
+
+    /** Its table of {@code role}. */
+    public Optional<TableDefinition> table(TableRole role) {
+        return tables.stream().filter(table -> table.role().equals(role)).map(IngestTable::definition).findFirst();
+    }
+
+    @Override
+    public void addTo(StreamsBuilder builder, Wiring wiring) {
+        InputTopology.addTo(builder, name, source.topic(), format, mapping, timestamps, wiring.sinks(),
+                wiring.flushBeforeCommit());
+    }
+
+    @Override
+    public void bindTo(MeterRegistry meters) {
+        if (format instanceof RegistryAvroFormat registry) {
+            registry.bindTo(meters, name);
+        }
+    }
+
+    @Override
+    public void close() {
+        format.close();
+    }
+}

@@ -1,0 +1,47 @@
+package dev.rowflow.pipeline.ingest;
+
+import org.apache.kafka.streams.StreamsBuilder;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One way in: what reads topics and makes rows. Built once per start by {@link PipelinePlan};
+ * immutable after that, but for what {@link #close()} lets go of.
+ */
+public interface Ingest {
+
+    /** The ingest's name: {@code logs}, {@code orders}, or a declared input's name. */
+    String name();
+
+    /** The topics it reads, each with the dead-letter topic its bad records go to. */
+    List<Source> sources();
+
+    /**
+     * Internal topics whose records can fail after they were re-read (a repartition topic),
+     * each with the dead-letter topic those records go to; none by default.
+     *
+     * @param applicationId the Kafka Streams application id, which internal topic names start with
+     */
+    default Map<String, String> internalDeadLetterTopics(String applicationId) {
+        return Map.of();
+    }
+
+    /** Its tables, each with the configuration keys behind its name and its key layout. */
+    List<IngestTable> tables();
+
+    /**
+     * Adds its sources and processors to {@code builder}. Pure: it reads the partitions of its
+     * topics from {@code wiring}, never from a broker, so a {@code TopologyTestDriver} test drives
+     * exactly the topology production runs.
+     */
+    void addTo(StreamsBuilder builder, Wiring wiring);
+
+    /** Binds the meters of what it holds (e.g. a schema registry client) to {@code meters}. Nothing by default. */
+    default void bindTo(io.micrometer.core.instrument.MeterRegistry meters) {
+    }
+
+    /** Lets go of what it holds, e.g. ends a stream thread's wait for a schema registry. Nothing by default. */
+    default void close() {
+    }
+}

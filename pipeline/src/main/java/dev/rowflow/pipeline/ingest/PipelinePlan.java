@@ -1,0 +1,173 @@
+package dev.rowflow.pipeline.ingest;
+
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.pipeline.config.InputConfig;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.sinks.hbase.TableDefinition;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What one start of rowflow runs, built once from the configuration: the ingests in order (the
+ * log pipeline, the declared inputs, the orders join), their formats opened and mappings
+ * compiled, each registry schema fetched once. It owns what it opened: {@link #close()} closes the
+ * formats (a stream thread waiting for a schema registry stops waiting).
+ *
+ * <p>Building a plan is where a configuration that every key of accepts can still be refused as a
+ * whole: a mapping that does not fit its format, two inputs on one topic, two tables of one name.
+ * Each refusal is a {@link ConfigException} naming the key.
+ */
+public final class PipelinePlan implements AutoCloseable {
+    private final RowflowConfig config;
+    private final List<Ingest> ingests;
+
+    private PipelinePlan(RowflowConfig config, List<Ingest> ingests) {
+        this.config = config;
+        this.ingests = List.copyOf(ingests);
+    }
+
+    /**
+     * Opens every input's format and compiles every mapping.
+     *
+     * @param uids resolves uid key parts (a {@link UidBinding} bound once HBase is connected), or
+     *             null where none is needed (parsing, printing)
+     * @throws ConfigException naming the key of whatever is refused; what was opened is closed
+     */
+    public static PipelinePlan build(RowflowConfig config, UidResolver uids) {
+        List<Ingest> ingests = new ArrayList<>();
+        try {
+            if (config.runs(RowflowConfig.LOGS_PIPELINE)) {
+                ingests.add(LogIngest.of(config, uids));
+            }
+            for (InputConfig input : config.inputs()) {
+                RecordFormat format = RecordFormats.open(input);
+                try {
+                    ingests.add(DeclaredInput.of(input, format, uids, config.timestampPolicy()));
+                } catch (RuntimeException e) {
+                    format.close();
+                    throw e;
+                }
+            }
+            if (config.runs(RowflowConfig.ORDERS_PIPELINE)) {
+                ingests.add(OrderJoin.of(config, uids));
+            }
+            PipelinePlan plan = new PipelinePlan(config, ingests);
+            plan.checkDistinct();
+            return plan;
+        } catch (RuntimeException e) {
+            ingests.forEach(Ingest::close);
+            throw e;
+        }
+    }
+
+    /** Refuses two inputs on one topic and two tables of one name: each would undo the other. */
+    private void checkDistinct() {
+        Map<String, String> topics = new LinkedHashMap<>();
+        Map<String, String> tables = new LinkedHashMap<>();
+        for (Ingest ingest : ingests) {
+            for (Source source : ingest.sources()) {
+                String previous = topics.putIfAbsent(source.topic(), source.topicKey());
+                if (previous != null) {
+                    throw new ConfigException(source.topicKey(), source.topic(), "already read by " + previous
+                            + ": one topic feeds one input");
+                }
+            }
+        }
+        // In role order, as tables are created: the pipelines' roles sort first, so a declared input's table is
+        // the one refused.
+        List<IngestTable> all = ingests.stream().flatMap(ingest -> ingest.tables().stream())
+                .sorted(java.util.Comparator.comparing(IngestTable::role)).toList();
+        for (IngestTable table : all) {
+            String name = table.definition().name().getNameAsString();
+            String previous = tables.putIfAbsent(name, table.tableKey());
+            if (previous != null) {
+                throw new ConfigException(table.tableKey(), name, "already the table of " + previous
+                        + ": every table has one key layout and one writer");
+            }
+        }
+    }
+
+    /** The configuration it was built from. */
+    public RowflowConfig config() {
+        return config;
+    }
+
+    /** The ingests, in the order their topologies are built. */
+    public List<Ingest> ingests() {
+        return ingests;
+    }
+
+    /** The ingest named {@code name} ({@code logs}, {@code orders}, a declared input's name). */
+    public Optional<Ingest> ingest(String name) {
+        return ingests.stream().filter(ingest -> ingest.name().equals(name)).findFirst();
+    }
+
+    /** The declared input named {@code name}, the log pipeline included. */
+    public Optional<DeclaredInput> declaredInput(String name) {
+        return ingest(name).filter(DeclaredInput.class::isInstance).map(DeclaredInput.class::cast);
+    }
+
+    /** The names of the declared inputs, the log pipeline included, in order. */
+    public List<String> declaredInputNames() {
+        return ingests.stream().filter(DeclaredInput.class::isInstance).map(Ingest::name).toList();
+    }
+
+    /** Every table of every ingest, in role order. */
+    public Map<TableRole, TableDefinition> tables() {
+        Map<TableRole, TableDefinition> tables = new TreeMap<>();
+        ingests.forEach(ingest -> ingest.tables().forEach(table -> tables.put(table.role(), table.definition())));
+        return tables;
+    }
+
+    /** The table of {@code role} with the keys behind it. */
+    public IngestTable table(TableRole role) {
+        return ingests.stream().flatMap(ingest -> ingest.tables().stream()).filter(table -> table.role().equals(role))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no table of role " + role));
+    }
+
+    /** Whether a key layout of any table has a uid part, so a UID store must be connected. */
+    public boolean usesUids() {
+        return tables().values().stream().flatMap(table -> table.layout().parts().stream())
+                .anyMatch(part -> part.encoding().token().equals("uid"));
+    }
+
+    /** Dead-letter topic by source topic, in ingest order. */
+    public Map<String, String> deadLetterTopics() {
+        Map<String, String> topics = new LinkedHashMap<>();
+        ingests.forEach(ingest -> ingest.sources().forEach(source -> topics.put(source.topic(), source.deadLetterTopic())));
+        return topics;
+    }
+
+    /** Dead-letter topic by every topic a record can fail in, internal (repartition) topics included. */
+    public Map<String, String> deadLetterTopicsWithInternal(String applicationId) {
+        Map<String, String> topics = deadLetterTopics();
+        ingests.forEach(ingest -> topics.putAll(ingest.internalDeadLetterTopics(applicationId)));
+        return topics;
+    }
+
+    /**
+     * The one topology rowflow runs: every ingest added in order. A pure function of the plan and
+     * {@code wiring}: production runs it, and {@code TopologyTestDriver} tests drive it.
+     */
+    public Topology topology(Wiring wiring) {
+        StreamsBuilder builder = new StreamsBuilder();
+        ingests.forEach(ingest -> ingest.addTo(builder, wiring));
+        return builder.build();
+    }
+
+    /** Closes every ingest's format: a stream thread waiting for a schema registry stops waiting. */
+    @Override
+    public void close() {
+        ingests.forEach(Ingest::close);
+    }
+}
