@@ -425,12 +425,9 @@ final class ExternalBench {
 
     /** Waits until the group has committed every event (the rows are durable already). */
     static void awaitCommitted(Admin admin, RowflowJvm rowflow, long events) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (Offsets.committed(admin, rowflow.group(), rowflow.topic()) < events) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("rowflow run wrote every row but did not commit within 2 minutes");
-            }
-            Thread.sleep(100);
+        if (Offsets.awaitCommitted(admin, rowflow.group(), List.of(rowflow.topic()), events, Duration.ofMinutes(2),
+                committed -> { }) < events) {
+            throw new IllegalStateException("rowflow run wrote every row but did not commit within 2 minutes");
         }
     }
 

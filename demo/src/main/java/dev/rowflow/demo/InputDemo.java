@@ -247,14 +247,7 @@ final class InputDemo {
     }
 
     private static long count(Connection connection, String table) throws Exception {
-        long rows = 0;
-        try (Table t = connection.getTable(TableName.valueOf(table));
-             ResultScanner scanner = t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(5_000))) {
-            for (Result ignored : scanner) {
-                rows++;
-            }
-        }
-        return rows;
+        return dev.rowflow.embedded.load.TableRows.count(connection, table);
     }
 
     private static double round(double value) {

@@ -2,18 +2,12 @@
  * The pipeline: Kafka Streams topologies that read events from Kafka and write their rows through
  * a {@link dev.rowflow.sinks.RowSink}, plus configuration, runtime and the {@code rowflow} CLI.
  *
- * <h2>Flush before commit</h2>
- * Kafka Streams commits a task's input offsets only after it has flushed the task's producer
- * ({@code StreamTask#prepareCommit} flushes the record collector, then the offsets are
- * committed): that is how it keeps at-least-once for its own output records. rowflow joins that
- * step instead of inventing one: {@link dev.rowflow.pipeline.topology.FlushBeforeCommit} supplies
- * the stream thread's producer, and that producer's {@code flush()} first flushes every HBase sink
- * of the thread. A sink flush that fails throws out of the commit; the thread is replaced and
- * re-reads from the last committed offsets, so every row is written at least once, and because
- * keys and cell timestamps are functions of the event, exactly once in effect.
- *
- * <p>(A custom state store's {@code flush()}/{@code commit()} hook is not enough here: in Kafka
- * Streams 4.x stores without a changelog are committed only at checkpoint time, after the
- * offsets.)
+ * <ul>
+ *   <li>{@code config}: the keys, validated; no I/O.</li>
+ *   <li>{@code ingest}: the ways in, built once per start into a {@code PipelinePlan} and its topology.</li>
+ *   <li>{@code topology}: processors, error handlers, flush before commit (its package javadoc).</li>
+ *   <li>{@code runtime}: a running rowflow, its connections and Streams properties.</li>
+ *   <li>{@code registry}, {@code serde}, {@code metrics}, {@code cli}.</li>
+ * </ul>
  */
 package dev.rowflow.pipeline;

@@ -6,6 +6,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -74,5 +75,45 @@ public final class Offsets {
             }
         }
         throw new IllegalStateException("partitions of topic " + topic + " have no leader after " + timeout, last);
+    }
+
+    /** What a wait for commits checks at every poll, e.g. that the process lives, that committed rows are in the store. */
+    @FunctionalInterface
+    public interface Poll {
+        /** @param committed records of the topics the group has committed so far */
+        void check(long committed) throws Exception;
+    }
+
+    /**
+     * Waits until the consumer group {@code groupId} has committed {@code target} records of
+     * {@code topics} (every record they hold where {@code target} is negative), running
+     * {@code check} at every poll; a topic that does not exist yet (a repartition topic Kafka
+     * Streams has not created) counts as not committed. The one wait tests and the demo use.
+     *
+     * @return the records committed at the end, which the caller asserts on: less than the target
+     *         when {@code timeout} ran out
+     */
+    public static long awaitCommitted(Admin admin, String groupId, List<String> topics, long target, Duration timeout,
+                                      Poll check) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long committed = 0;
+            long uncommitted = 0;
+            for (String topic : topics) {
+                if (!admin.listTopics().names().get().contains(topic)) {
+                    uncommitted++;
+                    continue;
+                }
+                long lag = uncommitted(admin, groupId, topic);
+                uncommitted += lag;
+                committed += endOffsets(admin, topic).values().stream().mapToLong(Long::longValue).sum() - lag;
+            }
+            check.check(committed);
+            boolean done = target < 0 ? uncommitted == 0 : committed >= target;
+            if (done || System.nanoTime() > deadline) {
+                return committed;
+            }
+            Thread.sleep(200);
+        }
     }
 }

@@ -140,19 +140,7 @@ class RunCommandIT {
     }
 
     private static long countRows(String table) throws Exception {
-        try (Connection connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration());
-             Table t = connection.getTable(TableName.valueOf(table))) {
-            if (!connection.getAdmin().tableExists(TableName.valueOf(table))) {
-                return 0;
-            }
-            long rows = 0;
-            try (ResultScanner scanner = t.getScanner(new Scan())) {
-                for (Result ignored : scanner) {
-                    rows++;
-                }
-            }
-            return rows;
-        }
+        return dev.rowflow.embedded.load.TableRows.count(stack.hbase().connection(), table);
     }
 
     private static String log(Path dir) throws Exception {

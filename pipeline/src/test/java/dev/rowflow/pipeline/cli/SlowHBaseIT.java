@@ -175,13 +175,6 @@ class SlowHBaseIT {
     }
 
     private static long count(TableName table) throws Exception {
-        long rows = 0;
-        try (Table t = stack.hbase().connection().getTable(table);
-             ResultScanner scanner = t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(5_000))) {
-            for (Result ignored : scanner) {
-                rows++;
-            }
-        }
-        return rows;
+        return dev.rowflow.embedded.load.TableRows.count(stack.hbase().connection(), table.getNameAsString());
     }
 }

@@ -105,31 +105,16 @@ class HBaseOutageIT {
      */
     private static long awaitCommitted(Admin admin, RowflowPipeline pipeline, long target, Duration timeout)
             throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long committed = 0;
-        while (System.nanoTime() < deadline) {
+        return Offsets.awaitCommitted(admin, "it-outage", java.util.List.of("outage-logs"), target, timeout, committed -> {
             assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
-            committed = Offsets.committed(admin, "it-outage", "outage-logs");
             assertThat(rows("outage_data")).as("data rows while %d events are committed", committed)
                     .isGreaterThanOrEqualTo(committed);
             assertThat(rows("outage_index")).as("index rows while %d events are committed", committed)
                     .isGreaterThanOrEqualTo(committed);
-            if (committed >= target) {
-                return committed;
-            }
-            Thread.sleep(500);
-        }
-        return committed;
+        });
     }
 
     private static long rows(String table) throws Exception {
-        long rows = 0;
-        try (Table t = stack.hbase().connection().getTable(TableName.valueOf(table));
-             ResultScanner scanner = t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(5_000))) {
-            for (Result ignored : scanner) {
-                rows++;
-            }
-        }
-        return rows;
+        return dev.rowflow.embedded.load.TableRows.count(stack.hbase().connection(), table);
     }
 }

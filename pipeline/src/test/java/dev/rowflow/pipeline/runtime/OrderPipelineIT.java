@@ -390,21 +390,11 @@ class OrderPipelineIT {
         String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
         List<String> topics = List.of(topic(config, true), topic(config, false), OrderTopology.repartitionTopic(group));
         try (Admin admin = Admin.create(config.kafkaProperties())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            long uncommitted = Long.MAX_VALUE;
-            while (System.nanoTime() < deadline && uncommitted != 0) {
-                assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
-                uncommitted = 0;
-                for (String topic : topics) {
-                    if (KafkaTopics.partitions(admin, topic).isEmpty()) {
-                        uncommitted++; // the repartition topic: Kafka Streams has not created it yet
-                    } else {
-                        uncommitted += Offsets.uncommitted(admin, group, topic);
-                    }
-                }
-                if (uncommitted != 0) {
-                    Thread.sleep(200);
-                }
+            Offsets.awaitCommitted(admin, group, topics, -1, java.time.Duration.ofSeconds(120),
+                    polled -> assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR));
+            long uncommitted = 0;
+            for (String topic : topics) {
+                uncommitted += KafkaTopics.partitions(admin, topic).isEmpty() ? 1 : Offsets.uncommitted(admin, group, topic);
             }
             assertThat(uncommitted).as("records not committed by the pipeline").isZero();
         }

@@ -6,7 +6,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,19 +31,12 @@ final class PipelineRuns {
     static void awaitCommitted(RowflowPipeline pipeline, Admin admin, RowflowConfig config, String topic, long count)
             throws Exception {
         String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!done(admin, group, topic, count) && System.nanoTime() < deadline) {
-            assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
-            Thread.sleep(200);
-        }
+        Offsets.awaitCommitted(admin, group, List.of(topic), count, Duration.ofSeconds(120),
+                committed -> assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR));
         if (count < 0) {
             assertThat(Offsets.uncommitted(admin, group, topic)).as("records not committed").isZero();
         } else {
             assertThat(Offsets.committed(admin, group, topic)).as("records committed").isEqualTo(count);
         }
-    }
-
-    private static boolean done(Admin admin, String group, String topic, long count) throws Exception {
-        return count < 0 ? Offsets.uncommitted(admin, group, topic) == 0 : Offsets.committed(admin, group, topic) >= count;
     }
 }

@@ -249,13 +249,6 @@ class HBaseRowSinkIT {
     }
 
     private long rows(TableName name) throws Exception {
-        long rows = 0;
-        try (Table t = connection.getTable(name);
-             org.apache.hadoop.hbase.client.ResultScanner scanner = t.getScanner(new org.apache.hadoop.hbase.client.Scan())) {
-            for (Result ignored : scanner) {
-                rows++;
-            }
-        }
-        return rows;
+        return dev.rowflow.embedded.load.TableRows.count(connection, name.getNameAsString());
     }
 }
