@@ -143,7 +143,7 @@ public final class OrderRows {
                     + "must share one prefix; spread orders with customerNumber:md5 instead");
         }
         for (KeyPart part : parts) {
-            if (!part.encoding().textual() && !part.encoding().token().equals("uid")) {
+            if (!part.encoding().textual()) {
                 throw new IllegalArgumentException("part '" + part.spec() + "' of order layout '" + layout.spec()
                         + "': customer and order numbers are strings (encodings text, md5, uid)");
             }

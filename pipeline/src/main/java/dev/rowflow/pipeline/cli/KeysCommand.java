@@ -290,7 +290,7 @@ final class KeysCommand {
             try {
                 decimal = new BigDecimal(value);
             } catch (NumberFormatException notANumber) {
-                if (part.encoding().token().endsWith("ts")) {
+                if (part.encoding().isTime()) {
                     try {
                         return Instant.parse(value).toEpochMilli();
                     } catch (DateTimeParseException notAnInstant) {
@@ -403,9 +403,9 @@ final class KeysCommand {
             for (KeyPart part : layout.parts()) {
                 Object value = decoded.fields().get(part.field());
                 String note = "";
-                if (part.encoding().token().endsWith("ts") && value instanceof Long millis) {
+                if (part.encoding().isTime() && value instanceof Long millis) {
                     note = "  (" + Instant.ofEpochMilli(millis) + ")";
-                } else if (part.encoding().token().equals("uid") && value instanceof Long id) {
+                } else if (part.encoding().needsUids() && value instanceof Long id) {
                     note = source.nameOf(part.field(), id).map(name -> "  (" + printable(name) + ")").orElse("");
                 }
                 out.println(part.spec() + ": " + (value instanceof String text ? printable(text) : value) + note);

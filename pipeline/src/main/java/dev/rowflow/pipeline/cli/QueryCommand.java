@@ -252,7 +252,7 @@ final class QueryCommand {
             }
             for (KeyPart part : layout.parts()) {
                 Object value = decoded.fields().get(part.field());
-                if (part.encoding().token().equals("uid") && value instanceof Long id) {
+                if (part.encoding().needsUids() && value instanceof Long id) {
                     value = uids.nameOf(part.field(), id).orElse("uid " + id);
                 }
                 parts.put(part.field(), value == null ? null : value.toString());

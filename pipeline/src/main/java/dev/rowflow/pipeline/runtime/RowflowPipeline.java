@@ -262,7 +262,7 @@ public final class RowflowPipeline implements AutoCloseable {
 
     private static boolean usesUids(Map<TableRole, TableDefinition> tables) {
         return tables.values().stream().flatMap(table -> table.layout().parts().stream())
-                .anyMatch(part -> part.encoding().token().equals("uid"));
+                .anyMatch(part -> part.encoding().needsUids());
     }
 
     /**
