@@ -138,7 +138,7 @@ public final class OrderRows {
             throw new IllegalArgumentException("order layout '" + layout.spec() + "' must be the seed's [customer][order]: "
                     + "customerNumber:<encoding>, orderNumber:<encoding>");
         }
-        if (!(layout.salt() instanceof Salt.None)) {
+        if (layout.salt().width() > 0) {
             throw new IllegalArgumentException("order layout '" + layout.spec() + "' must not be salted: a customer's rows "
                     + "must share one prefix; spread orders with customerNumber:md5 instead");
         }

@@ -86,8 +86,7 @@ final class QueryCommand {
             Map<TableRole, TableDefinition> tables = config.logTables(rows);
             TableName index = rows.timeBucketMillis() > 0 ? null : tables.get(TableRole.LOG_INDEX).name();
             // One thread per salt bucket scanned at once, at most 16: the fan-out's scans run side by side.
-            int buckets = rows.dataLayout().salt() instanceof dev.rowflow.keying.layout.Salt.Bucket bucket
-                    ? bucket.buckets() : 16;
+            int buckets = rows.dataLayout().salt().buckets().orElse(16);
             ExecutorService pool = Executors.newFixedThreadPool(Math.min(16, buckets));
             try {
                 LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(), index, rows, pool);
