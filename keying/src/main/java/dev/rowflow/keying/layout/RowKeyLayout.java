@@ -5,8 +5,6 @@ import dev.rowflow.keying.KeyBytes;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
-import java.io.ByteArrayOutputStream;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
@@ -40,10 +38,12 @@ import java.util.stream.Collectors;
  *       {@code 00 00 01 3D A3 8B F0 10 'web-01' 00 'login'} (the seed's bucketed time-led key).</li>
  * </ul>
  *
- * <h2>Reads</h2>
+ * <h2>Reads and regions</h2>
  * {@link #scanRanges} turns a {@link KeyQuery} into key ranges: one per salt prefix the query
- * cannot pin down, to be merged back by {@link #mergeOrder()}. {@link #splitPoints} gives region
- * boundaries that put keys into every region.
+ * cannot pin down, to be merged back by {@link #mergeOrder()} ({@link ScanRanges}).
+ * {@link #splitPoints} gives region boundaries that put keys into every region
+ * ({@link SplitPoints}). {@link #decodeExact} decodes only keys {@link #encode} can write
+ * ({@link ExactDecoder}). What the salt contributes to each, each {@link Salt} variant says itself.
  *
  * <p>Immutable and thread-safe (given a thread-safe {@link UidResolver}).
  */
@@ -243,99 +243,15 @@ public final class RowKeyLayout {
      * non-empty UTF-8 without NUL (so the last part holds no {@code 0x00}); every other part reads
      * back as a value that encodes to the same bytes (a {@code ts} part is no negative time, a
      * {@code dec} part has no leading zeros); nothing follows the last part. {@code md5} and
-     * {@code uid} parts may be any bytes of their width. The salt is not checked: compare it with
-     * {@link #saltOf}.
+     * {@code uid} parts may be any bytes of their width. The salt must be a prefix the salt writes;
+     * whether it is the one the parts give is not checked: compare it with {@link #saltOf}.
      *
      * @return the decoded key
      * @throws IllegalArgumentException starting {@code offset N:}, N the first byte encode could
      *                                  not have written
      */
     public DecodedKey decodeExact(byte[] key) {
-        int width = salt.width();
-        if (key.length < width) {
-            throw new IllegalArgumentException("offset " + key.length + ": the key ends inside the " + width
-                    + "-byte salt " + salt.spec());
-        }
-        salt.checkExact(key);
-        int offset = width;
-        int last = parts.size() - 1;
-        for (int i = 0; i <= last; i++) {
-            KeyPart part = parts.get(i);
-            KeyEncoding encoding = part.encoding();
-            // A recoverable textual part holds its value's UTF-8 bytes; an empty last one gets the
-            // message of checkText.
-            boolean text = encoding.textual() && encoding.recoverable();
-            if (offset >= key.length && !(i == last && text)) {
-                throw new IllegalArgumentException("offset " + offset + ": the key ends before part '" + part.spec() + "'");
-            }
-            int end;
-            try {
-                end = encoding.end(key, offset, i == last);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("offset " + offset + ": part '" + part.spec()
-                        + "' is not the last and has no 0x00 after it");
-            }
-            if (end > key.length) {
-                throw new IllegalArgumentException("offset " + key.length + ": the key ends inside part '"
-                        + part.spec() + "', which takes " + (end - offset) + " bytes from offset " + offset);
-            }
-            int valueEnd = i == last || !encoding.terminated() ? end : end - 1;
-            if (text) {
-                checkText(part, key, offset, valueEnd);
-            } else if (encoding.recoverable()) {
-                checkRoundTrip(part, i == last, key, offset, end);
-            }
-            // A hash or an id may be any bytes of its width.
-            offset = end;
-        }
-        if (offset != key.length) {
-            throw new IllegalArgumentException("offset " + offset + ": " + (key.length - offset)
-                    + " bytes after the last part '" + parts.get(last).spec() + "'");
-        }
-        return decode(key);
-    }
-
-    private static void checkText(KeyPart part, byte[] key, int from, int to) {
-        if (from == to) {
-            throw new IllegalArgumentException("offset " + from + ": part '" + part.spec()
-                    + "' is empty, and encode refuses empty text");
-        }
-        for (int i = from; i < to; i++) {
-            if (key[i] == KeyBytes.TERMINATOR) {
-                throw new IllegalArgumentException("offset " + i + ": byte 0x00 inside the last part '" + part.spec()
-                        + "', and encode refuses NUL in text (it ends parts)");
-            }
-        }
-        java.nio.charset.CharsetDecoder utf8 = java.nio.charset.StandardCharsets.UTF_8.newDecoder();
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(key, from, to - from);
-        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(to - from);
-        java.nio.charset.CoderResult result = utf8.decode(in, out, true);
-        if (result.isError()) {
-            throw new IllegalArgumentException("offset " + in.position() + ": byte " + hexByte(key[in.position()])
-                    + " of part '" + part.spec() + "' is not UTF-8");
-        }
-    }
-
-    private static void checkRoundTrip(KeyPart part, boolean last, byte[] key, int from, int end) {
-        Object value;
-        byte[] again;
-        try {
-            value = part.encoding().decode(key, from, end, last);
-            again = new byte[part.encoding().encodedLength(value, last)];
-            part.encoding().encode(value, last, again, 0);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("offset " + from + ": part '" + part.spec() + "' does not read as a "
-                    + "value encode takes: " + e.getMessage());
-        }
-        int mismatch = Arrays.mismatch(again, 0, again.length, key, from, end);
-        if (mismatch >= 0) {
-            throw new IllegalArgumentException("offset " + (from + mismatch) + ": part '" + part.spec() + "' reads as "
-                    + value + ", which encode writes as " + KeyBytes.toStringBinary(again));
-        }
-    }
-
-    private static String hexByte(byte b) {
-        return String.format("0x%02X", b & 0xFF);
+        return ExactDecoder.decode(this, key);
     }
 
     /**
@@ -367,70 +283,7 @@ public final class RowKeyLayout {
      *                                  over more than {@value Salt#MAX_FAN_OUT} salt prefixes
      */
     public List<KeyRange> scanRanges(KeyQuery query) {
-        int fixed = query.equal().size();
-        int last = parts.size() - 1;
-        if (fixed > parts.size() || (fixed == parts.size() && query.hasRange())) {
-            throw new IllegalArgumentException("query " + query + " has more parts than layout " + spec());
-        }
-        ByteArrayOutputStream prefix = new ByteArrayOutputStream();
-        for (int i = 0; i < fixed; i++) {
-            KeyPart part = parts.get(i);
-            Object value = query.equal().get(i);
-            byte[] bytes = new byte[part.encoding().encodedLength(value, i == last)];
-            part.encoding().encode(value, i == last, bytes, 0);
-            prefix.writeBytes(bytes);
-        }
-        byte[] start;
-        byte[] stop;
-        byte[] p = prefix.toByteArray();
-        if (fixed == parts.size()) {
-            start = p;
-            stop = Arrays.copyOf(p, p.length + 1); // the smallest key after p itself
-        } else if (query.hasRange()) {
-            KeyPart part = parts.get(fixed);
-            boolean isLast = fixed == last;
-            switch (part.encoding().order()) {
-                case 1 -> {
-                    start = query.from() == null ? p : concat(p, bound(part, query.from(), isLast));
-                    stop = query.to() == null ? prefixEnd(p) : concat(p, bound(part, query.to(), isLast));
-                }
-                case -1 -> {
-                    // Descending bytes: ts in [from, to) is raw in (raw(to), raw(from)].
-                    long to = query.to() == null ? 0 : KeyEncodings.number(query.to(), part.field());
-                    start = query.to() == null ? p : concat(p, bound(part, to - 1, isLast));
-                    stop = query.from() == null ? prefixEnd(p) : prefixEnd(concat(p, bound(part, query.from(), isLast)));
-                }
-                default -> throw new IllegalArgumentException("part " + part.spec() + " of layout " + spec()
-                        + " has no byte order, so a range on it is no key range");
-            }
-        } else {
-            start = p;
-            stop = prefixEnd(p);
-        }
-        return salted(start, stop, fixed, p);
-    }
-
-    private List<KeyRange> salted(byte[] start, byte[] stop, int fixed, byte[] prefix) {
-        byte[] pinned = salt.pinnedBy(prefix, fixed, parts);
-        List<byte[]> prefixes = pinned != null ? List.of(pinned) : salt.allPrefixes();
-        List<KeyRange> ranges = new ArrayList<>(prefixes.size());
-        for (byte[] saltPrefix : prefixes) {
-            ranges.add(new KeyRange(concat(saltPrefix, start),
-                    stop.length == 0 ? prefixEnd(saltPrefix) : concat(saltPrefix, stop)));
-        }
-        return ranges;
-    }
-
-    private static byte[] bound(KeyPart part, Object value, boolean last) {
-        if (part.encoding().textual()) {
-            // Raw UTF-8 without the terminator: "lo" sorts before "lo\0..." and every longer text.
-            byte[] bytes = new byte[part.encoding().encodedLength(value, true)];
-            part.encoding().encode(value, true, bytes, 0);
-            return bytes;
-        }
-        byte[] bytes = new byte[part.encoding().encodedLength(value, last)];
-        part.encoding().encode(value, last, bytes, 0);
-        return bytes;
+        return ScanRanges.of(this, query);
     }
 
     /**
@@ -439,16 +292,7 @@ public final class RowKeyLayout {
      * (the end of the table) when there is no such key.
      */
     public static byte[] prefixEnd(byte[] prefix) {
-        int i = prefix.length - 1;
-        while (i >= 0 && prefix[i] == (byte) 0xFF) {
-            i--;
-        }
-        if (i < 0) {
-            return new byte[0];
-        }
-        byte[] end = Arrays.copyOf(prefix, i + 1);
-        end[i]++;
-        return end;
+        return ScanRanges.prefixEnd(prefix);
     }
 
     /** Orders keys by their unsalted part: how rows of several salt ranges merge back. */
@@ -465,11 +309,7 @@ public final class RowKeyLayout {
      * (such a table splits by size as it grows).
      */
     public List<byte[]> defaultSplitPoints() {
-        int regions = salt.defaultRegions();
-        if (regions == 0 && parts.get(0).encoding().evenlySpread()) {
-            regions = 16;
-        }
-        return regions == 0 ? List.of() : splitPoints(regions);
+        return SplitPoints.byDefault(this);
     }
 
     /**
@@ -483,17 +323,16 @@ public final class RowKeyLayout {
      *                                  (use {@link #splitPoints(int, Collection)} with sample keys)
      */
     public List<byte[]> splitPoints(int regions) {
-        if (regions < 1) {
-            throw new IllegalArgumentException("regions must be >= 1, got " + regions);
-        }
-        return salt.splitPoints(regions).orElseGet(() -> {
-            KeyPart lead = parts.get(0);
-            if (!lead.encoding().evenlySpread()) {
-                throw new IllegalArgumentException("layout " + spec() + " leads with " + lead.spec()
-                        + ", whose bytes are not spread by design: split from sample keys instead");
-            }
-            return Salt.evenSplits(regions, 2, lead.encoding().token());
-        });
+        return SplitPoints.even(this, regions);
+    }
+
+    /**
+     * Whether the leading bytes of keys are spread over the key space by design -- by a salt, or by
+     * a leading part whose bytes are spread evenly (an {@code md5} digest) -- so that
+     * {@link #splitPoints(int)} can give every region keys without sample keys.
+     */
+    public boolean spreadByDesign() {
+        return SplitPoints.spreadByDesign(this);
     }
 
     /**
@@ -501,28 +340,6 @@ public final class RowKeyLayout {
      * host): each region gets a share of the samples.
      */
     public static List<byte[]> splitPoints(int regions, Collection<byte[]> sampleKeys) {
-        List<byte[]> sorted = new ArrayList<>(sampleKeys);
-        sorted.sort(Arrays::compareUnsigned);
-        List<byte[]> distinct = new ArrayList<>();
-        for (byte[] key : sorted) {
-            if (distinct.isEmpty() || !Arrays.equals(distinct.get(distinct.size() - 1), key)) {
-                distinct.add(key);
-            }
-        }
-        if (regions < 1 || regions > distinct.size()) {
-            throw new IllegalArgumentException(regions + " regions need at least as many distinct sample keys, got "
-                    + distinct.size());
-        }
-        List<byte[]> splits = new ArrayList<>();
-        for (int i = 1; i < regions; i++) {
-            splits.add(distinct.get((int) ((long) i * distinct.size() / regions)));
-        }
-        return splits;
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] both = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, both, a.length, b.length);
-        return both;
+        return SplitPoints.fromSamples(regions, sampleKeys);
     }
 }

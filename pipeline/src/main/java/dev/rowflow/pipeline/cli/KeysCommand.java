@@ -5,7 +5,6 @@ import dev.rowflow.keying.KeyBytes;
 import dev.rowflow.keying.layout.DecodedKey;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
-import dev.rowflow.keying.layout.Salt;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.layout.UnknownNameException;
 import dev.rowflow.keying.log.LogEventRows;
@@ -504,7 +503,7 @@ final class KeysCommand {
         }
 
         private List<byte[]> evenDefault(RowKeyLayout layout) {
-            if (layout.salt() instanceof Salt.None && !layout.parts().get(0).encoding().token().equals("md5")) {
+            if (!layout.spreadByDesign()) {
                 throw usage("layout " + layout.spec() + " leads with " + layout.parts().get(0).spec()
                         + ", whose bytes are not spread by design: give --samples FILE (field values of typical keys) "
                         + "to split at their quantiles");
