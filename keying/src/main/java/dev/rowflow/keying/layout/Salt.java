@@ -378,15 +378,25 @@ public abstract sealed class Salt permits Salt.None, Salt.Bucket, Salt.Hex, Salt
             return "hex(" + width + ")";
         }
 
+        private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
         @Override
         void write(byte[] key, List<KeyPart> parts) {
-            System.arraycopy(saltOf(key, width, key.length), 0, key, 0, width);
+            writeDigits(key, width, key.length, key);
         }
 
-        /** The last {@code W} hex digits of the MD5 of {@code bytes[from, to)}, as ASCII. */
-        private byte[] saltOf(byte[] bytes, int from, int to) {
-            String digest = HexFormat.of().formatHex(KeyBytes.md5(bytes, from, to - from));
-            return digest.substring(digest.length() - width).getBytes(StandardCharsets.US_ASCII);
+        /**
+         * Writes the last {@code W} hex digits of the MD5 of {@code bytes[from, to)} into
+         * {@code dst[0, W)} as ASCII, nibble by nibble: no hex string per key.
+         */
+        private void writeDigits(byte[] bytes, int from, int to, byte[] dst) {
+            byte[] digest = KeyBytes.md5(bytes, from, to - from);
+            int first = 2 * digest.length - width;
+            for (int i = 0; i < width; i++) {
+                int digit = first + i;
+                int b = digest[digit / 2];
+                dst[i] = DIGITS[(digit % 2 == 0 ? b >> 4 : b) & 0xF];
+            }
         }
 
         @Override
@@ -406,7 +416,12 @@ public abstract sealed class Salt permits Salt.None, Salt.Bucket, Salt.Hex, Salt
 
         @Override
         byte[] pinnedBy(byte[] prefix, int fixed, List<KeyPart> parts) {
-            return fixed == parts.size() ? saltOf(prefix, 0, prefix.length) : null;
+            if (fixed < parts.size()) {
+                return null;
+            }
+            byte[] salt = new byte[width];
+            writeDigits(prefix, 0, prefix.length, salt);
+            return salt;
         }
 
         @Override
