@@ -56,7 +56,8 @@ public abstract sealed class Salt permits Salt.None, Salt.Bucket, Salt.Hex, Salt
 
     @Override
     public final boolean equals(Object o) {
-        return o instanceof Salt other && other.getClass() == getClass() && other.spec().equals(spec());
+        // The spec is canonical and names every field of a variant: equal specs, equal salts.
+        return o != null && o.getClass() == getClass() && ((Salt) o).spec().equals(spec());
     }
 
     @Override
