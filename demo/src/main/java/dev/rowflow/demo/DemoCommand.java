@@ -12,7 +12,6 @@ import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.KeyQuery;
 import dev.rowflow.keying.layout.KeyRange;
 import dev.rowflow.keying.layout.RowKeyLayout;
-import dev.rowflow.keying.layout.Salt;
 import dev.rowflow.keying.log.LogColumns;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.log.LogSummary;
@@ -370,7 +369,7 @@ final class DemoCommand implements Callable<Integer> {
     /** Counts and samples the rows with plain hbase-client, after the pipeline has stopped. */
     private DemoSummary readBack(Run run, RowflowConfig config, Admin admin) throws Exception {
         LogEventRows layouts = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
-        int buckets = layouts.dataLayout().salt() instanceof Salt.Bucket bucket ? bucket.buckets() : 0;
+        int buckets = layouts.dataLayout().salt().buckets().orElse(0);
         try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
             long[] perBucket = new long[buckets];
             long dataRows = 0;
@@ -378,7 +377,7 @@ final class DemoCommand implements Callable<Integer> {
                  ResultScanner rows = data.getScanner(countingScan())) {
                 for (Result row : rows) {
                     if (buckets > 0) {
-                        perBucket[row.getRow()[0] & 0xFF]++;
+                        perBucket[layouts.dataLayout().salt().bucketOf(row.getRow())]++;
                     }
                     dataRows++;
                 }

@@ -33,4 +33,41 @@ public interface KeyEncoding {
 
     /** Whether values are Strings ({@code true}) or longs ({@code false}). */
     boolean textual();
+
+    // Capabilities: what callers would otherwise read off the token (HBase's DataType answers
+    // isOrderPreserving() the same way). Each default is the answer of most encodings.
+
+    /**
+     * Whether {@link #decode} gives back the value {@link #encode} took: false for a hash (only
+     * the digest is left) and for a UID (the id; the name is the resolver's to give back).
+     */
+    default boolean recoverable() {
+        return true;
+    }
+
+    /** Whether encoding a value needs a {@link UidResolver} (the value is replaced by its id). */
+    default boolean needsUids() {
+        return false;
+    }
+
+    /**
+     * Whether values are event times in milliseconds since the epoch, which a reader may also give
+     * and show as instants.
+     */
+    default boolean isTime() {
+        return false;
+    }
+
+    /** Whether a part that is not the last ends with a {@code 0x00} terminator (variable width). */
+    default boolean terminated() {
+        return false;
+    }
+
+    /**
+     * Whether the bytes are spread evenly over their range whatever the values (a digest), so a key
+     * that leads with this part can be pre-split at even byte boundaries.
+     */
+    default boolean evenlySpread() {
+        return false;
+    }
 }

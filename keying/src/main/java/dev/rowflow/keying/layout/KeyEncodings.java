@@ -151,6 +151,11 @@ public final class KeyEncodings {
         public boolean textual() {
             return true;
         }
+
+        @Override
+        public boolean terminated() {
+            return true;
+        }
     }
 
     private static final class Md5 implements KeyEncoding {
@@ -205,6 +210,16 @@ public final class KeyEncodings {
 
         @Override
         public boolean textual() {
+            return true;
+        }
+
+        @Override
+        public boolean recoverable() {
+            return false;
+        }
+
+        @Override
+        public boolean evenlySpread() {
             return true;
         }
     }
@@ -332,6 +347,11 @@ public final class KeyEncodings {
         public int order() {
             return 1;
         }
+
+        @Override
+        public boolean isTime() {
+            return true;
+        }
     }
 
     private static final class ReverseTimestamp extends EightBytes {
@@ -353,6 +373,11 @@ public final class KeyEncodings {
         @Override
         public int order() {
             return -1;
+        }
+
+        @Override
+        public boolean isTime() {
+            return true;
         }
     }
 
@@ -407,6 +432,11 @@ public final class KeyEncodings {
             return false;
         }
 
+        @Override
+        public boolean terminated() {
+            return true;
+        }
+
         private static int digits(long v) {
             int n = v < 0 ? 2 : 1;
             for (long rest = v / 10; rest != 0; rest /= 10) {
@@ -453,6 +483,16 @@ public final class KeyEncodings {
 
         @Override
         public boolean textual() {
+            return true;
+        }
+
+        @Override
+        public boolean recoverable() {
+            return false;
+        }
+
+        @Override
+        public boolean needsUids() {
             return true;
         }
     }

@@ -138,12 +138,12 @@ public final class OrderRows {
             throw new IllegalArgumentException("order layout '" + layout.spec() + "' must be the seed's [customer][order]: "
                     + "customerNumber:<encoding>, orderNumber:<encoding>");
         }
-        if (!(layout.salt() instanceof Salt.None)) {
+        if (layout.salt().width() > 0) {
             throw new IllegalArgumentException("order layout '" + layout.spec() + "' must not be salted: a customer's rows "
                     + "must share one prefix; spread orders with customerNumber:md5 instead");
         }
         for (KeyPart part : parts) {
-            if (!part.encoding().textual() && !part.encoding().token().equals("uid")) {
+            if (!part.encoding().textual()) {
                 throw new IllegalArgumentException("part '" + part.spec() + "' of order layout '" + layout.spec()
                         + "': customer and order numbers are strings (encodings text, md5, uid)");
             }

@@ -6,7 +6,6 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.DecodedKey;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
-import dev.rowflow.keying.layout.Salt;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.layout.UnknownNameException;
 import dev.rowflow.keying.log.LogEventRows;
@@ -295,7 +294,7 @@ final class KeysCommand {
             try {
                 decimal = new BigDecimal(value);
             } catch (NumberFormatException notANumber) {
-                if (part.encoding().token().endsWith("ts")) {
+                if (part.encoding().isTime()) {
                     try {
                         return Instant.parse(value).toEpochMilli();
                     } catch (DateTimeParseException notAnInstant) {
@@ -408,9 +407,9 @@ final class KeysCommand {
             for (KeyPart part : layout.parts()) {
                 Object value = decoded.fields().get(part.field());
                 String note = "";
-                if (part.encoding().token().endsWith("ts") && value instanceof Long millis) {
+                if (part.encoding().isTime() && value instanceof Long millis) {
                     note = "  (" + Instant.ofEpochMilli(millis) + ")";
-                } else if (part.encoding().token().equals("uid") && value instanceof Long id) {
+                } else if (part.encoding().needsUids() && value instanceof Long id) {
                     note = source.nameOf(part.field(), id).map(name -> "  (" + printable(name) + ")").orElse("");
                 }
                 out.println(part.spec() + ": " + (value instanceof String text ? printable(text) : value) + note);
@@ -509,7 +508,7 @@ final class KeysCommand {
         }
 
         private List<byte[]> evenDefault(RowKeyLayout layout) {
-            if (layout.salt() instanceof Salt.None && !layout.parts().get(0).encoding().token().equals("md5")) {
+            if (!layout.spreadByDesign()) {
                 throw usage("layout " + layout.spec() + " leads with " + layout.parts().get(0).spec()
                         + ", whose bytes are not spread by design: give --samples FILE (field values of typical keys) "
                         + "to split at their quantiles");

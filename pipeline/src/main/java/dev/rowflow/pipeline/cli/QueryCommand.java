@@ -88,8 +88,7 @@ final class QueryCommand {
             DeclaredInput logs = LogIngest.of(plan.config(), uids);
             TableName index = rows.timeBucketMillis() > 0 ? null : logs.table(TableRole.LOG_INDEX).orElseThrow().name();
             // One thread per salt bucket scanned at once, at most 16: the fan-out's scans run side by side.
-            int buckets = rows.dataLayout().salt() instanceof dev.rowflow.keying.layout.Salt.Bucket bucket
-                    ? bucket.buckets() : 16;
+            int buckets = rows.dataLayout().salt().buckets().orElse(16);
             ExecutorService pool = Executors.newFixedThreadPool(Math.min(16, buckets));
             try {
                 LogQueries queries = new LogQueries(connection, logs.table(TableRole.LOG_DATA).orElseThrow().name(), index,
@@ -257,7 +256,7 @@ final class QueryCommand {
             }
             for (KeyPart part : layout.parts()) {
                 Object value = decoded.fields().get(part.field());
-                if (part.encoding().token().equals("uid") && value instanceof Long id) {
+                if (part.encoding().needsUids() && value instanceof Long id) {
                     value = uids.nameOf(part.field(), id).orElse("uid " + id);
                 }
                 parts.put(part.field(), value == null ? null : value.toString());

@@ -138,7 +138,7 @@ public final class PipelinePlan implements AutoCloseable {
     /** Whether a key layout of any table has a uid part, so a UID store must be connected. */
     public boolean usesUids() {
         return tables().values().stream().flatMap(table -> table.layout().parts().stream())
-                .anyMatch(part -> part.encoding().token().equals("uid"));
+                .anyMatch(part -> part.encoding().needsUids());
     }
 
     /** Dead-letter topic by source topic, in ingest order. */

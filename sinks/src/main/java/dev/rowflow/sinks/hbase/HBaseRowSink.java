@@ -4,6 +4,7 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Counter;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.Salt;
 import dev.rowflow.sinks.RowSink;
 import dev.rowflow.keying.InvalidEventException;
 import org.apache.hadoop.hbase.HConstants;
@@ -59,7 +60,7 @@ public final class HBaseRowSink implements RowSink {
     /** Rows written since the last flush, by table role: counted when a flush returns. */
     private final Map<TableRole, long[]> pendingRows = new java.util.HashMap<>();
     /** The same per salt bucket, for tables with a bucket(N) layout. */
-    private final Map<TableRole, long[]> pendingBucketRows = new java.util.HashMap<>();
+    private final Map<TableRole, BucketRows> pendingBucketRows = new java.util.HashMap<>();
     private final io.micrometer.core.instrument.Gauge bufferedBytes;
     private volatile long unflushedBytes;
 
@@ -83,7 +84,8 @@ public final class HBaseRowSink implements RowSink {
                 TableRole role = table.getKey();
                 pendingRows.put(role, new long[1]);
                 if (metrics.tracksBuckets(role)) {
-                    pendingBucketRows.put(role, new long[metrics.buckets(role)]);
+                    pendingBucketRows.put(role, new BucketRows(table.getValue().layout().salt(),
+                            new long[metrics.buckets(role)]));
                 }
                 BufferedMutatorParams params = new BufferedMutatorParams(table.getValue().name())
                         .listener((e, mutator) -> {
@@ -270,9 +272,9 @@ public final class HBaseRowSink implements RowSink {
             sender.written(bytes);
         }
         pendingRows.get(row.table())[0]++;
-        long[] buckets = pendingBucketRows.get(row.table());
-        if (buckets != null && (row.key()[0] & 0xFF) < buckets.length) {
-            buckets[row.key()[0] & 0xFF]++;
+        BucketRows buckets = pendingBucketRows.get(row.table());
+        if (buckets != null) {
+            buckets.add(row.key());
         }
     }
 
@@ -312,16 +314,16 @@ public final class HBaseRowSink implements RowSink {
         unflushedBytes = 0;
         for (TableRole role : mutators.keySet()) {
             long[] rows = pendingRows.get(role);
-            long[] buckets = pendingBucketRows.get(role);
+            BucketRows buckets = pendingBucketRows.get(role);
             if (flushed && rows[0] > 0) {
                 metrics.rowsFlushed(role, rows[0]);
                 if (buckets != null) {
-                    metrics.bucketRowsFlushed(role, buckets);
+                    metrics.bucketRowsFlushed(role, buckets.rows());
                 }
             }
             rows[0] = 0;
             if (buckets != null) {
-                java.util.Arrays.fill(buckets, 0);
+                java.util.Arrays.fill(buckets.rows(), 0);
             }
         }
     }
@@ -403,6 +405,16 @@ public final class HBaseRowSink implements RowSink {
                 mutator.close();
             } catch (IOException | RuntimeException e) {
                 cause.addSuppressed(e);
+            }
+        }
+    }
+
+    /** Rows written per salt bucket since the last flush, indexed by bucket; keys of no bucket are not counted. */
+    private record BucketRows(Salt salt, long[] rows) {
+        void add(byte[] key) {
+            int bucket = salt.bucketOf(key);
+            if (bucket >= 0) {
+                rows[bucket]++;
             }
         }
     }

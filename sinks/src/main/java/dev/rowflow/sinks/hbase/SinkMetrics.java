@@ -1,13 +1,13 @@
 package dev.rowflow.sinks.hbase;
 
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.layout.Salt;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * The meters of the HBase sinks, shared by every sink of a process (one per stream thread).
@@ -47,8 +47,9 @@ public final class SinkMetrics {
                     .description("Mutations HBase refused after the client's retries").register(registry));
             counterUpdates.put(table.getKey(), Counter.builder("rowflow.sink.counter.updates").tag("table", name)
                     .description("Counter cells incremented (each source record counted once)").register(registry));
-            if (table.getValue().layout().salt() instanceof Salt.Bucket bucket) {
-                Counter[] perBucket = new Counter[bucket.buckets()];
+            OptionalInt buckets = table.getValue().layout().salt().buckets();
+            if (buckets.isPresent()) {
+                Counter[] perBucket = new Counter[buckets.getAsInt()];
                 for (int b = 0; b < perBucket.length; b++) {
                     perBucket[b] = Counter.builder("rowflow.sink.bucket.rows").tag("table", name)
                             .tag("bucket", Integer.toString(b))

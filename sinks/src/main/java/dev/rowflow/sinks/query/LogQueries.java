@@ -1,6 +1,7 @@
 package dev.rowflow.sinks.query;
 
 import dev.rowflow.events.LogEvent;
+import dev.rowflow.keying.layout.KeyEncoding;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.KeyQuery;
 import dev.rowflow.keying.layout.KeyRange;
@@ -250,9 +251,13 @@ public final class LogQueries {
         return !(time instanceof Long millis) || millis >= from && millis < to;
     }
 
+    /** Whether part {@code part} is the event time in descending bytes: newest first in key order. */
     private static boolean isReverseTime(RowKeyLayout layout, int part) {
-        return part < layout.parts().size() && layout.parts().get(part).field().equals("timestamp")
-                && layout.parts().get(part).encoding().token().equals("rts");
+        if (part >= layout.parts().size()) {
+            return false;
+        }
+        KeyEncoding encoding = layout.parts().get(part).encoding();
+        return layout.parts().get(part).field().equals("timestamp") && encoding.isTime() && encoding.order() < 0;
     }
 
     /**
