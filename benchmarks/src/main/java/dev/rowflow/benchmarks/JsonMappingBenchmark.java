@@ -83,7 +83,7 @@ public class JsonMappingBenchmark {
         }
     }
 
-    /** The average size of the events, printed once so the README can say what was measured. */
+    /** The average size of the events, printed once so docs/performance.md can say what was measured. */
     public int averageBytes() {
         long total = 0;
         for (byte[] event : events) {

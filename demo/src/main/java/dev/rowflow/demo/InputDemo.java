@@ -57,7 +57,7 @@ final class InputDemo {
         java.util.function.Supplier<byte[]> records(long start, int hosts);
     }
 
-    /** Filebeat-shaped ECS JSON ({@link EcsEvents}) through the README's Filebeat recipe, 8 salt buckets. */
+    /** Filebeat-shaped ECS JSON ({@link EcsEvents}) through docs/inputs.md's Filebeat recipe, 8 salt buckets. */
     static final Source JSON = new Source() {
         @Override
         public String describe() {

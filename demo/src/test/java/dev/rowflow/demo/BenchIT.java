@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * `rowflow bench --json`, small, in-process: every figure the README's performance section quotes
+ * `rowflow bench --json`, small, in-process: every figure docs/performance.md quotes
  * is reported, and the ones that are facts rather than speeds hold (the hotspot shares, the
  * memory run finishing with a resident set).
  */

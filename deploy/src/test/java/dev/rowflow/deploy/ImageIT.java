@@ -52,7 +52,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * unpacked root filesystem in a chroot (a private mount namespace: the root read-only, /proc,
  * /dev, a tmpfs /tmp, the configuration and state mounted as the chart mounts them; uid 10001),
  * runs the pipeline against the embedded stack, answers /readyz, writes every event and exits 0
- * on SIGTERM with everything committed; pushed as the README says (skopeo) to a registry (Debian's
+ * on SIGTERM with everything committed; pushed as docs/deploy.md says (skopeo) to a registry (Debian's
  * docker-registry), it is served unchanged. A container itself cannot be started on these machines.
  *
  * <p>Skipped, with a message, where the build cannot run: not root, or debootstrap, buildah,

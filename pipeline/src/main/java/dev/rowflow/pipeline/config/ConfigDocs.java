@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The configuration's documentation, generated from its definitions ({@link RowflowConfig#CONFIG}
- * and {@link InputConfig#definition}): what {@code rowflow config} prints and the README's tables
- * are, so the docs cannot drift from the code.
+ * and {@link InputConfig#definition}): what {@code rowflow config} prints and docs/configuration.md's
+ * tables are, so the docs cannot drift from the code.
  */
 public final class ConfigDocs {
     private ConfigDocs() {
@@ -18,7 +18,7 @@ public final class ConfigDocs {
         return text.replace("|", "\\|");
     }
 
-    /** The configuration table for the README, generated from {@link RowflowConfig#CONFIG}. */
+    /** The configuration table of docs/configuration.md, generated from {@link RowflowConfig#CONFIG}. */
     public static String markdownTable() {
         return markdownTable(RowflowConfig.CONFIG, "");
     }

@@ -30,7 +30,7 @@ import java.util.Map;
  * One declared input: a topic, a format and a mapping, configured under {@code input.<name>.}
  * in the same file as every other key -- the way Kafka Connect configures its transforms
  * ({@code transforms=a,b}, {@code transforms.a.type=...}). Declared once in {@link #definition};
- * the documentation's table is generated from it. Unknown keys under {@code input.<name>.} are
+ * docs/configuration.md's table is generated from it. Unknown keys under {@code input.<name>.} are
  * refused. It only configures: the format is opened and the mapping compiled by the
  * {@code PipelinePlan}, once per start.
  *

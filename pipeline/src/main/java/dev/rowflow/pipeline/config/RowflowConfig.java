@@ -33,7 +33,7 @@ import java.util.Optional;
 
 /**
  * rowflow's configuration, declared once. Every key has a constant, a doc, a default (or none if
- * required), a validator and an importance; the documentation's table is generated from
+ * required), a validator and an importance; docs/configuration.md's table is generated from
  * {@link #CONFIG} ({@link ConfigDocs}, {@code rowflow config}). It only configures: keys, their
  * validation and typed values, no I/O; what the keys describe is built once per start by the
  * {@code PipelinePlan}.
@@ -199,7 +199,7 @@ public final class RowflowConfig extends AbstractConfig {
     public static final String STORE_CONFIG = "store";
     private static final String STORE_DOC =
             "The wide-column store rows go to: hbase, or bigtable (Google Cloud Bigtable through Google's HBase "
-                    + "adapter). Settings a store cannot honour are refused at start (see the README's store table).";
+                    + "adapter). Settings a store cannot honour are refused at start (see docs/stores.md).";
 
     public static final String BIGTABLE_PROJECT_CONFIG = "bigtable.project.id";
     private static final String BIGTABLE_PROJECT_DOC = "Google Cloud project of the Bigtable instance (store=bigtable).";

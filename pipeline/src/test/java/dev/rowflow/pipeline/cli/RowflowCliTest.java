@@ -80,6 +80,20 @@ class RowflowCliTest {
                 "hostname:text: web-01", "eventType:text: login", "timestamp:rts: 1364248490000  (2013-03-25T21:54:50Z)");
     }
 
+    /** The example of docs/keys.md, "How decode prints text". */
+    @Test
+    void shouldPrintDecodedTextWithItsBackslashesDoubledAndControlCharactersEscaped() {
+        String spec = "hostname:text, eventType:text";
+        assertThat(run("keys", "encode", "-l", spec, "hostname=CORP\\web-01", "eventType=café\tlogin")).isZero();
+        assertThat(run("keys", "decode", "-l", spec, "CORP\\x5Cweb-01\\x00caf\\xC3\\xA9\\x09login")).isZero();
+        assertThat(run("keys", "decode", "-l", spec, "a\\x5Cx09\\x00next\\xC2\\x85line")).isZero();
+
+        assertThat(out.toString().lines().toList()).containsExactly(
+                "CORP\\x5Cweb-01\\x00caf\\xC3\\xA9\\x09login",
+                "hostname:text: CORP\\\\web-01", "eventType:text: café\\x09login",
+                "hostname:text: a\\\\x09", "eventType:text: next\\x85line");
+    }
+
     @Test
     void shouldSayWhenAKeyWasNotWrittenByTheLayout() {
         assertThat(run("keys", "decode", "\\x0F\\x00\\x00\\x01=\\xA3\\x8B\\xF0\\x10web-01\\x00login")).isEqualTo(1);

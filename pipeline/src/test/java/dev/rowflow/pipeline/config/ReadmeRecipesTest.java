@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.config;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,18 +9,35 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The README's recipes are the files ShipperRecipesIT runs, word for word. */
+/**
+ * docs/inputs.md's recipes are the files ShipperRecipesIT runs, word for word; the README's input
+ * example is a configuration rowflow accepts.
+ */
 class ReadmeRecipesTest {
 
     @Test
     void shouldShowEachRecipeFileAsItIs() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String doc = Files.readString(Path.of("..", "docs", "inputs.md"));
         for (String recipe : List.of("filebeat", "logstash", "fluent-bit", "vector")) {
             String file = Files.readString(Path.of("..", "deploy", "recipes", recipe + ".properties"));
-            assertThat(readme).as("README.md shows deploy/recipes/%s.properties", recipe)
+            assertThat(doc).as("docs/inputs.md shows deploy/recipes/%s.properties", recipe)
                     .contains("```properties\n" + file + "```");
             assertThat(new RowflowConfig(ConfigSources.load(Path.of("..", "deploy", "recipes", recipe + ".properties"),
                     java.util.Map.of())).inputs()).hasSize(1);
         }
+    }
+
+    @Test
+    void shouldShowAnInputExampleInTheReadmeThatRowflowAccepts(@TempDir Path dir) throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("```properties\n");
+        assertThat(start).as("README.md has a properties example").isNotNegative();
+        String example = readme.substring(start + "```properties\n".length(), readme.indexOf("```", start + 3));
+        Path file = Files.writeString(dir.resolve("rowflow.properties"), example);
+
+        RowflowConfig config = new RowflowConfig(ConfigSources.load(file, java.util.Map.of()));
+
+        assertThat(config.inputs()).hasSize(1);
+        assertThat(config.runs(RowflowConfig.LOGS_PIPELINE)).isFalse();
     }
 }

@@ -42,7 +42,7 @@ import java.util.function.IntFunction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's recipes, each a configuration file of {@code deploy/recipes/} used as it is (only
+ * docs/inputs.md's recipes, each a configuration file of {@code deploy/recipes/} used as it is (only
  * the addresses of the embedded stack put in), fed records in its shipper's shape and time format
  * on the real embedded stack: every record one data row and one index row under keys recomputed
  * here from what was sent, every cell at the event time, bad records on the dead-letter topic.
