@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
  * <p>Deterministic: the same seed and start time give the same events. Each host's lines of one
  * file have increasing offsets, so {@code [file][offset]} is unique per host, as in Filebeat.
  */
-public final class EcsEvents {
+final class EcsEvents {
     private static final List<String> DATASETS = List.of("nginx.access", "nginx.error", "system.auth", "system.syslog",
             "app.log");
     private static final List<String> PATHS = List.of("/var/log/nginx/access.log", "/var/log/nginx/error.log",

@@ -46,13 +46,12 @@ final class QueryLatency {
 
     static List<Result> run(Connection connection, RowflowConfig config, List<LogEvent> events, int queries,
                             PrintWriter err) throws Exception {
-        var rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
         var tables = dev.rowflow.pipeline.ingest.LogIngest.of(config, null);
         ExecutorService pool = Executors.newFixedThreadPool(8);
         List<Result> results = new ArrayList<>();
         try {
             LogQueries logs = new LogQueries(connection, tables.table(TableRole.LOG_DATA).orElseThrow().name(),
-                    tables.table(TableRole.LOG_INDEX).orElseThrow().name(), rows, pool);
+                    tables.table(TableRole.LOG_INDEX).orElseThrow().name(), tables.indexMapping(), pool);
             Random random = new Random(42);
             results.add(time("host", "one host and type, 2 s window, newest first, limit 100", queries, i -> {
                 LogEvent e = events.get(random.nextInt(events.size()));

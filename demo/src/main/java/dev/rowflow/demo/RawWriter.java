@@ -1,6 +1,5 @@
 package dev.rowflow.demo;
 
-import dev.rowflow.embedded.load.LogEventGenerator;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Row;
@@ -8,7 +7,6 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.runtime.RowflowPipeline;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
@@ -33,7 +31,7 @@ import java.util.Map;
  * prints {@code RESULT rows=... seconds=... cpuSeconds=... peakRssMb=...}: CPU and time of the
  * writing alone.
  */
-public final class RawWriter {
+final class RawWriter {
     private RawWriter() {
     }
 

@@ -1,6 +1,5 @@
 package dev.rowflow.keying;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -14,20 +13,6 @@ public final class KeyBytes {
     public static final byte TERMINATOR = 0x00;
 
     private KeyBytes() {
-    }
-
-    /**
-     * The UTF-8 bytes of a text key part. Refuses null, empty and NUL-containing values: NUL is the
-     * part terminator, and an empty part would make {@code [a][]} and {@code [][a]} collide.
-     */
-    public static byte[] textPart(String field, String value) {
-        if (value == null || value.isEmpty()) {
-            throw new InvalidEventException(field, value, "must not be empty");
-        }
-        if (value.indexOf('\0') >= 0) {
-            throw new InvalidEventException(field, value, "must not contain the NUL character (it ends key parts)");
-        }
-        return value.getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -49,17 +34,6 @@ public final class KeyBytes {
             v = (v << 8) | (src[offset + i] & 0xFF);
         }
         return v;
-    }
-
-    /**
-     * Checks that an event time can be a key part and a cell timestamp: HBase refuses negative
-     * cell timestamps, and big-endian longs sort numerically only when non-negative.
-     */
-    public static long eventTime(long millis) {
-        if (millis < 0) {
-            throw new InvalidEventException("timestamp", millis, "must not be negative (milliseconds since the epoch, UTC)");
-        }
-        return millis;
     }
 
     /** MD5 digest of {@code bytes[offset, offset+length)}. */

@@ -1,5 +1,6 @@
 package dev.rowflow.keying.layout;
 
+import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.KeyBytes;
 
@@ -335,7 +336,7 @@ public final class KeyEncodings {
 
         @Override
         long toRaw(long value) {
-            return KeyBytes.eventTime(value);
+            return EventRules.eventTime("ts key part", value);
         }
 
         @Override
@@ -362,7 +363,7 @@ public final class KeyEncodings {
 
         @Override
         long toRaw(long value) {
-            return Long.MAX_VALUE - KeyBytes.eventTime(value);
+            return Long.MAX_VALUE - EventRules.eventTime("rts key part", value);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package dev.rowflow.keying.layout;
 
+import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.KeyBytes;
 import org.apache.avro.Schema;
@@ -194,11 +195,7 @@ public final class RowKeyLayout {
     }
 
     private <S> Object required(S source, FieldReader<S> reader, int part) {
-        Object value = reader.read(source, part);
-        if (value == null) {
-            throw new InvalidEventException(parts.get(part).field(), null, "is part of the row key and must be present");
-        }
-        return value;
+        return EventRules.keyPartPresent(parts.get(part).field(), reader.read(source, part));
     }
 
     // ---------------------------------------------------------------- decode

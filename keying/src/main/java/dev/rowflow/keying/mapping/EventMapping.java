@@ -2,6 +2,7 @@ package dev.rowflow.keying.mapping;
 
 import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Counter;
+import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
@@ -295,23 +296,50 @@ public final class EventMapping {
     // ---------------------------------------------------------------- per record
 
     /**
-     * The record's event time in ms, from the time path.
+     * What one record makes: its event time, its rows (the data row, then one row per index) and
+     * its summary counter, if the mapping keeps one. The one way a record becomes rows.
+     *
+     * @param canonical       the whole record as its format keeps it (for rows as columns)
+     * @param recordTimestamp the Kafka record's timestamp
+     * @throws InvalidEventException the reason the record cannot make rows, which the pipeline sets
+     *                               it aside with
+     */
+    public Mapped apply(Map<String, Object> record, Supplier<byte[]> canonical, long recordTimestamp) {
+        long time = eventTime(record, recordTimestamp);
+        return new Mapped(time, rowsOf(record, canonical, time), counterOf(record, time));
+    }
+
+    /**
+     * What a record makes.
+     *
+     * @param eventTime the time its rows are written at, after the timestamp policy
+     * @param rows      the data row, then one row per index
+     * @param counter   its summary counter, if the mapping keeps one
+     */
+    public record Mapped(long eventTime, List<Row> rows, Optional<Counter> counter) {
+    }
+
+    /**
+     * The record's event time in ms, from the time path, after the mapping's
+     * {@link TimestampPolicy}.
      *
      * @param recordTimestamp the Kafka record's timestamp, used when the record has none and the
-     *                        mapping says so
+     *                        mapping says so, and to judge a time too far ahead
      * @throws InvalidEventException naming the time path if the time is missing (and the mapping
-     *                               sets such records aside) or does not fit the format
+     *                               sets such records aside), does not fit the format, or the
+     *                               policy refuses it
      */
     public long eventTime(Map<String, Object> record, long recordTimestamp) {
         Object value = timePath.resolve(record);
         if (value == null || value == RecordTree.NULL) {
             if (spec.recordTimeWhenMissing()) {
-                return recordTimestamp;
+                return EventRules.eventTime(timePath.text(), recordTimestamp);
             }
             throw new InvalidEventException(timePath.text(), value, (value == null ? "is missing" : "is null")
                     + ": it is the event time (the input may use the Kafka record's timestamp instead)");
         }
-        return spec.timeFormat().millis(timePath.text(), value);
+        return spec.timestamps().apply(timePath.text(), spec.timeFormat().millis(timePath.text(), value),
+                recordTimestamp);
     }
 
     /**
@@ -477,9 +505,7 @@ public final class EventMapping {
     }
 
     private Row bucketRow(Map<String, Object> record, Supplier<byte[]> canonical, long eventTime) {
-        if (eventTime < 0) {
-            throw new InvalidEventException(timePath.text(), eventTime, "must not be negative");
-        }
+        EventRules.eventTime(timePath.text(), eventTime);
         long bucketStart = eventTime - eventTime % spec.timeBucketMillis();
         byte[] key = data.layout.encodeParts(data.values(record, bucketStart, eventTime));
         int offset = (int) (eventTime - bucketStart);
@@ -548,10 +574,7 @@ public final class EventMapping {
 
     private byte[] cellBytes(String path, Object value) {
         byte[] bytes = RecordTree.cellBytes(value);
-        if (spec.maxCellBytes() > 0 && bytes.length > spec.maxCellBytes()) {
-            throw new InvalidEventException(path, "(" + bytes.length + " bytes)", "is " + bytes.length
-                    + " bytes as a cell, over the limit of " + spec.maxCellBytes() + " bytes");
-        }
+        EventRules.cellWithin(path, bytes.length, spec.maxCellBytes(), "the input's max.cell.bytes");
         return bytes;
     }
 
@@ -680,18 +703,13 @@ public final class EventMapping {
      * @throws InvalidEventException with the reason the dead-letter record carries
      */
     public static Object keyValue(String field, Object value, boolean textual) {
-        if (value == null) {
-            throw new InvalidEventException(field, null, "is missing: it is part of the row key");
-        }
+        EventRules.keyPartPresent(field, value);
         if (value == RecordTree.NULL) {
-            throw new InvalidEventException(field, null, "is null: it is part of the row key");
+            throw EventRules.keyPartNull(field);
         }
         if (textual) {
             if (value instanceof String text) {
-                if (text.isEmpty()) {
-                    throw new InvalidEventException(field, text, "must not be empty");
-                }
-                return text;
+                return EventRules.nonEmpty(field, text);
             }
             if (value instanceof Number || value instanceof Boolean) {
                 return RecordTree.scalarText(value);

@@ -23,10 +23,21 @@ import java.util.Objects;
  * @param indexes          dual-written index tables (seed 002, 1.9.3)
  * @param summary          counters per key and period (seed 002, 1.9.4), or null
  * @param maxCellBytes     largest cell a value may become (0: no limit of rowflow's own)
+ * @param timestamps       what to do with an event time before 1970 or too far ahead of its
+ *                         record's timestamp
  */
 public record MappingSpec(TableRole dataTable, String family, String keyLayout, List<ColumnSpec> columns,
                           String timePath, TimeFormat timeFormat, boolean recordTimeWhenMissing,
-                          long timeBucketMillis, List<IndexSpec> indexes, SummarySpec summary, int maxCellBytes) {
+                          long timeBucketMillis, List<IndexSpec> indexes, SummarySpec summary, int maxCellBytes,
+                          TimestampPolicy timestamps) {
+
+    /** A mapping with the {@link TimestampPolicy#LENIENT lenient} timestamp policy. */
+    public MappingSpec(TableRole dataTable, String family, String keyLayout, List<ColumnSpec> columns,
+                       String timePath, TimeFormat timeFormat, boolean recordTimeWhenMissing,
+                       long timeBucketMillis, List<IndexSpec> indexes, SummarySpec summary, int maxCellBytes) {
+        this(dataTable, family, keyLayout, columns, timePath, timeFormat, recordTimeWhenMissing, timeBucketMillis,
+                indexes, summary, maxCellBytes, TimestampPolicy.LENIENT);
+    }
 
     public MappingSpec {
         Objects.requireNonNull(dataTable, "dataTable");
@@ -34,8 +45,15 @@ public record MappingSpec(TableRole dataTable, String family, String keyLayout, 
         Objects.requireNonNull(keyLayout, "keyLayout");
         Objects.requireNonNull(timePath, "timePath");
         Objects.requireNonNull(timeFormat, "timeFormat");
+        Objects.requireNonNull(timestamps, "timestamps");
         columns = List.copyOf(columns);
         indexes = List.copyOf(indexes);
+    }
+
+    /** This mapping under another timestamp policy. */
+    public MappingSpec withTimestamps(TimestampPolicy policy) {
+        return new MappingSpec(dataTable, family, keyLayout, columns, timePath, timeFormat, recordTimeWhenMissing,
+                timeBucketMillis, indexes, summary, maxCellBytes, policy);
     }
 
     /**

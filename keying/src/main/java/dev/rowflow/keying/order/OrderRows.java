@@ -5,6 +5,7 @@ import dev.rowflow.events.LineItem;
 import dev.rowflow.events.Order;
 import dev.rowflow.events.ShippingLocation;
 import dev.rowflow.keying.Cell;
+import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
@@ -290,10 +291,8 @@ public final class OrderRows {
     public List<Row> rowsOf(Order order, Customer customer) {
         String customerNumber = requireText("customerNumber", order.getCustomerNumber());
         String orderNumber = requireText("orderNumber", order.getOrderNumber());
-        if (order.getOrderTime() == null || order.getOrderTime().toEpochMilli() < 0) {
-            throw new InvalidEventException("orderTime", order.getOrderTime(), "must be present and not before 1970");
-        }
-        long time = order.getOrderTime().toEpochMilli();
+        long time = EventRules.eventTime("orderTime",
+                EventRules.keyPartPresent("orderTime", order.getOrderTime()).toEpochMilli());
         List<ShippingLocation> locations = order.getShippingLocations();
         int lineCount = locations.stream().mapToInt(l -> l.getLineItems().size()).sum();
 
@@ -414,10 +413,7 @@ public final class OrderRows {
     }
 
     private static String requireText(String field, String value) {
-        if (value == null || value.isEmpty()) {
-            throw new InvalidEventException(field, value, "must not be empty");
-        }
-        return value;
+        return EventRules.nonEmpty(field, value);
     }
 
     private static Cell cell(byte[] qualifier, String value) {

@@ -178,6 +178,40 @@ class EventMappingTest {
     }
 
     @Test
+    void shouldApplyTheTimestampPolicyToTheEventTimeBeforeAnyRowIsMade() {
+        MappingSpec spec = Spec.of("@timestamp:ts", "message").summary("@timestamp:ts", 3_600_000).build();
+        EventMapping rejecting = EventMapping.compile(
+                spec.withTimestamps(new TimestampPolicy(TimestampPolicy.Mode.REJECT, 1000)), (UidResolver) null, ANY);
+        EventMapping clamping = EventMapping.compile(
+                spec.withTimestamps(new TimestampPolicy(TimestampPolicy.Mode.CLAMP, 1000)), (UidResolver) null, ANY);
+        Map<String, Object> record = json(EVENT);
+        long recordTimestamp = T - 5000;
+
+        assertThatThrownBy(() -> rejecting.apply(record, () -> null, recordTimestamp))
+                .isInstanceOf(InvalidEventException.class)
+                .hasMessage("invalid @timestamp '" + T + "': is 5000 ms ahead of the record's timestamp "
+                        + recordTimestamp + " (limit events.timestamp.max.future.ms=1000; events.timestamp.policy=clamp "
+                        + "writes such events at the record's timestamp)");
+        EventMapping.Mapped clamped = clamping.apply(record, () -> null, recordTimestamp);
+        assertThat(clamped.eventTime()).isEqualTo(recordTimestamp);
+        assertThat(clamped.rows()).containsExactly(new Row(DATA, key("@timestamp:ts", recordTimestamp),
+                recordTimestamp, List.of(cell("message", "disk full"))));
+        assertThat(clamped.counter()).map(Counter::row).contains(key("@timestamp:ts",
+                recordTimestamp - recordTimestamp % 3_600_000));
+        EventMapping.Mapped inTime = rejecting.apply(record, () -> null, T - 999);
+        assertThat(inTime.eventTime()).isEqualTo(T);
+
+        Map<String, Object> before1970 = json(EVENT.replace("2026-11-22T08:00:00.123Z", "1969-12-31T23:59:59Z"));
+        assertThatThrownBy(() -> rejecting.apply(before1970, () -> null, 42L))
+                .isInstanceOf(InvalidEventException.class)
+                .hasMessage("invalid @timestamp '-1000': is before 1970");
+        assertThat(clamping.apply(before1970, () -> null, 42L).eventTime()).isEqualTo(42L);
+        assertThatThrownBy(() -> clamping.apply(before1970, () -> null, -1L))
+                .isInstanceOf(InvalidEventException.class)
+                .hasMessage("invalid @timestamp '-1000': is before 1970");
+    }
+
+    @Test
     void shouldUseTheRecordTimestampWhenTheMappingSaysSo() {
         EventMapping mapping = Spec.of("@timestamp:ts", "message").usingRecordTime().compile();
         Map<String, Object> record = json("{\"message\":\"m\"}");
@@ -303,9 +337,9 @@ class EventMappingTest {
         String start = "{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"h\"},";
 
         assertInvalid(mapping, start + "\"message\":\"disk is full\"}", "message",
-                "invalid message '(12 bytes)': is 12 bytes as a cell, over the limit of 9 bytes");
+                "invalid message '(12 bytes)': is 12 bytes as a cell, over the cell size limit of 9 bytes (the input's max.cell.bytes)");
         assertInvalid(mapping, start + "\"message\":\"ok\",\"labels\":{\"team\":\"operations\"}}", "labels.team",
-                "invalid labels.team '(10 bytes)': is 10 bytes as a cell, over the limit of 9 bytes");
+                "invalid labels.team '(10 bytes)': is 10 bytes as a cell, over the cell size limit of 9 bytes (the input's max.cell.bytes)");
         assertThat(rowsOf(mapping, start + "\"message\":\"123456789\"}").get(0).cells())
                 .containsExactly(cell("m", "123456789"));
     }
@@ -325,7 +359,7 @@ class EventMappingTest {
                 List.of(new Cell(D, new byte[] {0x00, 0x04, 0x6D, 0x4B}, canonical))));
         assertThatThrownBy(() -> mapping.rowsOf(record, () -> canonical, -1L))
                 .isInstanceOf(InvalidEventException.class)
-                .hasMessage("invalid @timestamp '-1': must not be negative");
+                .hasMessage("invalid @timestamp '-1': is before 1970");
     }
 
     @Test

@@ -10,7 +10,6 @@ import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.KeyQuery;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
-import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.order.OrderBlob;
 import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderRows;
@@ -18,7 +17,6 @@ import dev.rowflow.pipeline.ingest.DeclaredInput;
 import dev.rowflow.pipeline.ingest.LogIngest;
 import dev.rowflow.pipeline.ingest.OrderJoin;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
-import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import dev.rowflow.sinks.query.LogQueries;
 import dev.rowflow.sinks.query.OrderQueries;
@@ -84,15 +82,15 @@ final class QueryCommand {
 
         @Override
         int query(PipelinePlan plan, Connection connection, PrintWriter out) throws Exception {
-            LogEventRows rows = LogIngest.rows(plan.config(), uids);
             DeclaredInput logs = LogIngest.of(plan.config(), uids);
-            TableName index = rows.timeBucketMillis() > 0 ? null : logs.table(TableRole.LOG_INDEX).orElseThrow().name();
+            TableName index = logs.mapping().spec().timeBucketMillis() > 0 ? null
+                    : logs.table(TableRole.LOG_INDEX).orElseThrow().name();
             // One thread per salt bucket scanned at once, at most 16: the fan-out's scans run side by side.
-            int buckets = rows.dataLayout().salt().buckets().orElse(16);
+            int buckets = logs.mapping().dataLayout().salt().buckets().orElse(16);
             ExecutorService pool = Executors.newFixedThreadPool(Math.min(16, buckets));
             try {
                 LogQueries queries = new LogQueries(connection, logs.table(TableRole.LOG_DATA).orElseThrow().name(), index,
-                        rows, pool);
+                        logs.indexMapping(), pool);
                 printEvents(run(queries), out);
             } finally {
                 pool.shutdownNow();

@@ -1,35 +1,22 @@
 package dev.rowflow.pipeline.config;
 
-import dev.rowflow.keying.layout.RowKeyLayout;
-import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.log.LogEventRows;
-import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.log.LogColumns;
-import dev.rowflow.keying.log.LogMapping;
-import dev.rowflow.keying.log.LogSummary;
-import dev.rowflow.keying.order.OrderColumns;
+import dev.rowflow.keying.mapping.TimestampPolicy;
 import dev.rowflow.keying.order.OrderDesign;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.sinks.hbase.FamilySettings;
 import dev.rowflow.sinks.hbase.Store;
-import dev.rowflow.sinks.hbase.TableAdmin;
-import dev.rowflow.sinks.hbase.UnsupportedSettingException;
-import dev.rowflow.sinks.hbase.TableDefinition;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.io.compress.Compression;
-import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * rowflow's configuration, declared once. Every key has a constant, a doc, a default (or none if
@@ -241,7 +228,7 @@ public final class RowflowConfig extends AbstractConfig {
     public static final ConfigDef CONFIG = withFamilySettings(new ConfigDef()
             .define(PIPELINES_CONFIG, Type.LIST, LOGS_PIPELINE, ConfigDef.ValidList.in(LOGS_PIPELINE, ORDERS_PIPELINE),
                     Importance.HIGH, PIPELINES_DOC)
-            .define(INPUTS_CONFIG, Type.LIST, "", new InputNamesValidator(), Importance.HIGH, INPUTS_DOC)
+            .define(INPUTS_CONFIG, Type.LIST, "", new Validators.InputNames(), Importance.HIGH, INPUTS_DOC)
             .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                     Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
             .define(APPLICATION_ID_CONFIG, Type.STRING, "rowflow", new ConfigDef.NonEmptyString(),
@@ -263,7 +250,7 @@ public final class RowflowConfig extends AbstractConfig {
                             .toArray(String[]::new)), Importance.HIGH, ORDER_DESIGN_DOC)
             .define(CUSTOMER_PLUS_PLUS_CONFIG, Type.BOOLEAN, false, Importance.HIGH, CUSTOMER_PLUS_PLUS_DOC)
             .define(MAX_LINE_ITEMS_CONFIG, Type.INT, 10_000, Range.atLeast(1), Importance.LOW, MAX_LINE_ITEMS_DOC)
-            .define(ORDER_LAYOUT_CONFIG, Type.STRING, OrderRows.DEFAULT_LAYOUT, new OrderLayoutValidator(),
+            .define(ORDER_LAYOUT_CONFIG, Type.STRING, OrderRows.DEFAULT_LAYOUT, Validators.Layout.order(),
                     Importance.HIGH, ORDER_LAYOUT_DOC)
             .define(CUSTOMER_TABLE_CONFIG, Type.STRING, "customer", new ConfigDef.NonEmptyString(),
                     Importance.MEDIUM, CUSTOMER_TABLE_DOC)
@@ -291,9 +278,9 @@ public final class RowflowConfig extends AbstractConfig {
             .define(LOG_SUMMARY_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, LOG_SUMMARY_ENABLED_DOC)
             .define(UID_TABLE_CONFIG, Type.STRING, "uid", new ConfigDef.NonEmptyString(),
                     Importance.MEDIUM, UID_TABLE_DOC)
-            .define(LOG_DATA_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_DATA_LAYOUT, new LogLayoutValidator(),
+            .define(LOG_DATA_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_DATA_LAYOUT, Validators.Layout.logEvent(),
                     Importance.HIGH, LOG_DATA_LAYOUT_DOC)
-            .define(LOG_INDEX_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_INDEX_LAYOUT, new LogLayoutValidator(),
+            .define(LOG_INDEX_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_INDEX_LAYOUT, Validators.Layout.logEvent(),
                     Importance.HIGH, LOG_INDEX_LAYOUT_DOC)
             .define(WRITE_BUFFER_BYTES_CONFIG, Type.LONG, 4L * 1024 * 1024, Range.atLeast(0),
                     Importance.MEDIUM, WRITE_BUFFER_BYTES_DOC)
@@ -438,9 +425,8 @@ public final class RowflowConfig extends AbstractConfig {
     }
 
     /** What to do with event times before 1970 or far ahead of their record's timestamp. */
-    public dev.rowflow.pipeline.topology.TimestampPolicy timestampPolicy() {
-        return new dev.rowflow.pipeline.topology.TimestampPolicy(
-                dev.rowflow.pipeline.topology.TimestampPolicy.Mode.valueOf(
+    public TimestampPolicy timestampPolicy() {
+        return new TimestampPolicy(TimestampPolicy.Mode.valueOf(
                         getString(TIMESTAMP_POLICY_CONFIG).toUpperCase(java.util.Locale.ROOT)),
                 getLong(TIMESTAMP_MAX_FUTURE_MS_CONFIG));
     }
@@ -448,62 +434,6 @@ public final class RowflowConfig extends AbstractConfig {
     /** Whether {@code pipelines} lists {@code pipeline} ({@code logs}, {@code orders}). */
     public boolean runs(String pipeline) {
         return getList(PIPELINES_CONFIG).contains(pipeline);
-    }
-
-    /** Input names: short, unique, usable in keys and table names. */
-    private static final class InputNamesValidator implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            List<?> names = (List<?>) value;
-            for (Object input : names) {
-                if (!String.valueOf(input).matches("[a-z][a-z0-9_-]{0,39}")) {
-                    throw new ConfigException(name, value, "input name '" + input + "' must be 1 to 40 of a-z, 0-9, _ "
-                            + "and -, starting with a letter");
-                }
-            }
-            if (new java.util.HashSet<>(names).size() != names.size()) {
-                throw new ConfigException(name, value, "names an input twice");
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "names of [a-z][a-z0-9_-]*";
-        }
-    }
-
-    /** Refuses an order layout that does not parse or is not [customer][order]. */
-    private static final class OrderLayoutValidator implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            try {
-                OrderRows.checkLayout(RowKeyLayout.parse((String) value, null));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(name, value, e.getMessage());
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "customerNumber:E, orderNumber:E";
-        }
-    }
-
-    /** Refuses a layout that does not parse or does not fit LogEvent, naming the bad part. */
-    private static final class LogLayoutValidator implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            try {
-                LogEventRows.checkFields(RowKeyLayout.parse((String) value, null));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(name, value, e.getMessage());
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "a key layout over LogEvent fields";
-        }
     }
 
     /** Settings for Kafka Streams and its clients: the {@code kafka.*} keys without their prefix. */

@@ -6,10 +6,10 @@ import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;
+import dev.rowflow.keying.mapping.TimestampPolicy;
 import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
 import dev.rowflow.pipeline.topology.InputTopology;
-import dev.rowflow.pipeline.topology.TimestampPolicy;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hadoop.hbase.TableName;
@@ -32,17 +32,15 @@ public final class DeclaredInput implements Ingest {
     private final RecordFormat format;
     private final EventMapping mapping;
     private final EventMapping indexMapping;
-    private final TimestampPolicy timestamps;
     private final List<IngestTable> tables;
 
     DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping, EventMapping indexMapping,
-                  TimestampPolicy timestamps, List<IngestTable> tables) {
+                  List<IngestTable> tables) {
         this.name = name;
         this.source = source;
         this.format = format;
         this.mapping = mapping;
         this.indexMapping = indexMapping;
-        this.timestamps = timestamps;
         this.tables = List.copyOf(tables);
     }
 
@@ -52,7 +50,7 @@ public final class DeclaredInput implements Ingest {
      * @throws ConfigException naming the key of the piece of the mapping at fault
      */
     static DeclaredInput of(InputConfig input, RecordFormat format, UidResolver uids, TimestampPolicy timestamps) {
-        MappingSpec spec = input.mappingSpec();
+        MappingSpec spec = input.mappingSpec().withTimestamps(timestamps);
         EventMapping mapping;
         try {
             mapping = EventMapping.compile(spec, uids, format::cannotYield);
@@ -66,7 +64,7 @@ public final class DeclaredInput implements Ingest {
                 TableName.valueOf(input.tableName(tableKey)), mapping.familyOf(role), input.familySettings(tableKey),
                 layouts.get(role)), input.key(tableKey), input.layoutKey(role))));
         return new DeclaredInput(input.name(), new Source(input.topic(), input.key(InputConfig.TOPIC),
-                input.deadLetterTopic(), "no such topic"), format, mapping, mapping, timestamps, tables);
+                input.deadLetterTopic(), "no such topic"), format, mapping, mapping, tables);
     }
 
     @Override
@@ -122,7 +120,7 @@ public final class DeclaredInput implements Ingest {
 
     @Override
     public void addTo(StreamsBuilder builder, Wiring wiring) {
-        InputTopology.addTo(builder, name, source.topic(), format, mapping, timestamps, wiring.sinks(),
+        InputTopology.addTo(builder, name, source.topic(), format, mapping, wiring.sinks(),
                 wiring.flushBeforeCommit());
     }
 

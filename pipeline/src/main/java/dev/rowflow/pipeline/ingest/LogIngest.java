@@ -56,14 +56,15 @@ public final class LogIngest {
         String topic = config.getString(RowflowConfig.LOGS_TOPIC_CONFIG);
         return new DeclaredInput(RowflowConfig.LOGS_PIPELINE, new Source(topic, RowflowConfig.LOGS_TOPIC_CONFIG,
                 config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG), null), LogMapping.format(), mapping,
-                indexMapping, config.timestampPolicy(), tables);
+                indexMapping, tables);
     }
 
     private static EventMapping compile(RowflowConfig config, UidResolver uids, boolean writeIndex, long bucket,
                                         boolean summary) {
         try {
             return EventMapping.compile(LogMapping.spec(config.getString(RowflowConfig.LOG_DATA_LAYOUT_CONFIG),
-                    config.getString(RowflowConfig.LOG_INDEX_LAYOUT_CONFIG), writeIndex, bucket, summary), uids,
+                    config.getString(RowflowConfig.LOG_INDEX_LAYOUT_CONFIG), writeIndex, bucket, summary)
+                            .withTimestamps(config.timestampPolicy()), uids,
                     LogMapping.format()::cannotYield);
         } catch (MappingException e) {
             String key = switch (e.piece()) {
@@ -83,7 +84,7 @@ public final class LogIngest {
     }
 
     /**
-     * The log tables' layouts as {@link LogEventRows}, what the log queries and the tools that
+     * The log tables' layouts as {@link LogEventRows}, what the tools that
      * make log events by hand (demo, bench) key with.
      *
      * @param uids the UID store for uid parts, or null where none is connected

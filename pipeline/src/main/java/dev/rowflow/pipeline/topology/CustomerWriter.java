@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.events.Customer;
+import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.order.OrderRows;
@@ -34,8 +35,8 @@ final class CustomerWriter extends OrderStoresWriter<byte[], Customer> {
     public void process(Record<byte[], Customer> record) {
         Customer customer = record.value();
         if (customer == null) {
-            throw new InvalidEventException("value", null,
-                    "a tombstone (customer deletion) is not applied: rowflow keeps what the customer ordered");
+            throw EventRules.tombstone("customers", "a customer's deletion is not applied; rowflow keeps what the "
+                    + "customer ordered");
         }
         String number = customer.getCustomerNumber();
         String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);

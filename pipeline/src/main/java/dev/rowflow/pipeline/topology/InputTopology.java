@@ -25,11 +25,11 @@ public final class InputTopology {
 
     /** Adds the input's source and writer to {@code builder} ({@code DeclaredInput} does, for every declared input). */
     public static void addTo(StreamsBuilder builder, String input, String topic, RecordFormat format,
-                             EventMapping mapping, TimestampPolicy timestamps, SinkFactory sinks,
+                             EventMapping mapping, SinkFactory sinks,
                              FlushBeforeCommit flushBeforeCommit) {
         builder.stream(topic, Consumed.<byte[], ReadRecord>with(Serdes.ByteArray(), new RecordSerde(format))
                         .withName(input + "-source"))
-                .process(() -> new MappedRecordWriter(topic, mapping, timestamps, sinks, flushBeforeCommit),
+                .process(() -> new MappedRecordWriter(topic, mapping, sinks, flushBeforeCommit),
                         Named.as(input + "-writer"));
     }
 }

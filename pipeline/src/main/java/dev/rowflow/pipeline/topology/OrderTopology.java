@@ -2,7 +2,9 @@ package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.events.Customer;
 import dev.rowflow.events.Order;
+import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.mapping.TimestampPolicy;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.pipeline.serde.EventSerdes;
 import org.apache.kafka.common.serialization.Serdes;
@@ -74,7 +76,7 @@ public final class OrderTopology {
      */
     private static String checked(OrderRows rows, int maxLineItems, Order order) {
         if (order == null) {
-            throw new InvalidEventException("value", null, "the orders topic carries no tombstones (null values)");
+            throw EventRules.tombstone("orders", "an order is kept as it was placed");
         }
         int lineItems = order.getShippingLocations().stream().mapToInt(location -> location.getLineItems().size()).sum();
         if (lineItems > maxLineItems) {

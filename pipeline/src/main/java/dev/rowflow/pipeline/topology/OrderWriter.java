@@ -2,6 +2,7 @@ package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.events.Customer;
 import dev.rowflow.events.Order;
+import dev.rowflow.keying.mapping.TimestampPolicy;
 import dev.rowflow.keying.order.OrderRows;
 import org.apache.kafka.streams.processor.api.Record;
 

@@ -1,12 +1,11 @@
 package dev.rowflow.pipeline.runtime;
 
-import dev.rowflow.embedded.load.TableRows;
-
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
+import dev.rowflow.embedded.load.TableRows;
+import dev.rowflow.embedded.load.TopicProducer;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.embedded.load.TopicProducer;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -89,7 +88,8 @@ class DeclaredInputsIT {
         bad.put(event("\"seq\":7,\"host\":{\"name\":\"h\"},\"deep\":" + "[".repeat(70) + "]".repeat(70), null, "\"m\""),
                 "invalid deep" + "[0]".repeat(63) + " null: nests deeper than 64 objects and arrays");
         bad.put(event("\"seq\":8,\"host\":{\"name\":\"h\"}", null, "\"" + "y".repeat(5 * 1024 * 1024) + "\""),
-                "invalid message '(5242880 bytes)': is 5242880 bytes as a cell, over the limit of 1048576 bytes");
+                "invalid message '(5242880 bytes)': is 5242880 bytes as a cell, over the cell size limit of 1048576 bytes "
+                + "(the input's max.cell.bytes)");
         bad.put(event("\"seq\":9,\"host\":{\"name\":\"h\",\"name\":\"i\"}", null, "\"m\""),
                 "invalid host.name null: appears twice in one object (duplicate key)");
         byte[] notUtf8 = event("\"seq\":10,\"host\":{\"name\":\"h-XX\"}", null, "\"m\"").getBytes(StandardCharsets.UTF_8);

@@ -3,11 +3,8 @@ package dev.rowflow.pipeline.topology;
 import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.layout.RowKeyLayout;
-import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.runtime.StreamsProperties;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -114,7 +111,8 @@ class InputTopologyTest {
         bad.put(utf8("{\"@timestamp\":\"yesterday\",\"host\":{\"name\":\"h\"},\"event\":{\"dataset\":\"d\"}}"),
                 "invalid @timestamp 'yesterday': not an ISO-8601 time with an offset: could not be parsed at index 0");
         bad.put(utf8(deep), "invalid a" + ".a".repeat(63) + " null: nests deeper than 64 objects and arrays");
-        bad.put(utf8(huge), "invalid message '(5242880 bytes)': is 5242880 bytes as a cell, over the limit of 1048576 bytes");
+        bad.put(utf8(huge), "invalid message '(5242880 bytes)': is 5242880 bytes as a cell, over the cell size limit of 1048576 bytes "
+                + "(the input's max.cell.bytes)");
         bad.put(notUtf8, "invalid value '" + new String(notUtf8, StandardCharsets.UTF_8) + "': is not valid JSON: "
                 + "Invalid UTF-8 middle byte 0x28 at offset 63");
         bad.put(utf8("{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"a\",\"name\":\"b\"},"

@@ -2,7 +2,6 @@ package dev.rowflow.sinks.hbase;
 
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.mapping.EventMapping;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
@@ -39,11 +38,6 @@ public final class DualWriteIndex {
     private final TableDefinition index;
     private final EventMapping mapping;
     private final TableRole indexRole;
-
-    /** The log index of the log data table. */
-    public DualWriteIndex(Connection connection, TableDefinition data, TableDefinition index, LogEventRows rows) {
-        this(connection, data, index, rows.indexMapping(), TableRole.LOG_INDEX);
-    }
 
     /** The index table of {@code indexRole} that {@code mapping} writes next to its data table. */
     public DualWriteIndex(Connection connection, TableDefinition data, TableDefinition index, EventMapping mapping,

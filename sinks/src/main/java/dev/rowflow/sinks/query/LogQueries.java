@@ -1,6 +1,7 @@
 package dev.rowflow.sinks.query;
 
 import dev.rowflow.events.LogEvent;
+import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.KeyEncoding;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.KeyQuery;
@@ -8,7 +9,7 @@ import dev.rowflow.keying.layout.KeyRange;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UnknownNameException;
 import dev.rowflow.keying.log.LogColumns;
-import dev.rowflow.keying.log.LogEventRows;
+import dev.rowflow.keying.mapping.EventMapping;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
@@ -29,7 +30,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.Predicate;
 
 /**
- * Reads log events back the way the keys were designed:
+ * Reads log events back the way the keys were designed: a {@code LogEvent} view of the log
+ * input's declared mapping (its layouts and rows-as-columns bucket), over the same tables:
  * <ul>
  *   <li>{@link #host}: one host (and event type) in a time range, newest first, through the index
  *       ({@code [host][type][reverse ts]}: a partial-key scan that reads newest first);</li>
@@ -48,17 +50,19 @@ public final class LogQueries {
     private final Connection connection;
     private final TableName data;
     private final TableName index;
-    private final LogEventRows rows;
+    private final EventMapping logs;
     private final ExecutorService pool;
 
     /**
      * @param index the index table, or null when the pipeline writes none (rows as columns)
+     * @param logs  the log pipeline's mapping with its index (the log input's {@code indexMapping}):
+     *              the layouts and the rows-as-columns bucket the queries read by
      */
-    public LogQueries(Connection connection, TableName data, TableName index, LogEventRows rows, ExecutorService pool) {
+    public LogQueries(Connection connection, TableName data, TableName index, EventMapping logs, ExecutorService pool) {
         this.connection = connection;
         this.data = data;
         this.index = index;
-        this.rows = rows;
+        this.logs = logs;
         this.pool = pool;
     }
 
@@ -79,7 +83,7 @@ public final class LogQueries {
             throw new IllegalArgumentException("no index table (index.log.enabled=false): a host's events cannot be "
                     + "read without scanning all data; use a time range");
         }
-        RowKeyLayout layout = rows.indexLayout();
+        RowKeyLayout layout = indexLayout();
         if (!layout.parts().get(0).field().equals("hostname")) {
             throw new IllegalArgumentException("index layout '" + layout.spec() + "' does not lead with hostname");
         }
@@ -114,13 +118,13 @@ public final class LogQueries {
      *                                  time: such a read would be a full table scan
      */
     public QueryResult<StoredEvent> timeRange(long from, long to, boolean newestFirst, int limit) {
-        RowKeyLayout layout = rows.dataLayout();
+        RowKeyLayout layout = logs.dataLayout();
         KeyPart first = layout.parts().get(0);
         if (!first.field().equals("timestamp")) {
             throw new IllegalArgumentException("data layout '" + layout.spec() + "' does not lead with the time: "
                     + "a time range over all hosts would scan the whole table; read one host through the index");
         }
-        long bucket = rows.timeBucketMillis();
+        long bucket = logs.spec().timeBucketMillis();
         // Rows as columns: a row is keyed by its bucket's start, so the scan starts at the bucket holding 'from'.
         long scanFrom = bucket > 0 ? from - Math.floorMod(from, bucket) : from;
         List<KeyRange> ranges = layout.scanRanges(KeyQuery.all().between(scanFrom, to));
@@ -151,12 +155,16 @@ public final class LogQueries {
         return lookUp(new Plan(query, true), indexKey -> true, e -> true, limit);
     }
 
+    private RowKeyLayout indexLayout() {
+        return logs.tableLayouts().get(TableRole.LOG_INDEX);
+    }
+
     /**
      * @param keep   which index rows to follow, judged by their key alone
      * @param wanted which events to return
      */
     private QueryResult<StoredEvent> lookUp(Plan plan, Predicate<byte[]> keep, Predicate<StoredEvent> wanted, int limit) {
-        RowKeyLayout layout = rows.indexLayout();
+        RowKeyLayout layout = indexLayout();
         List<KeyRange> ranges;
         try {
             ranges = layout.scanRanges(plan.query());

@@ -84,7 +84,7 @@ class DualWriteIndexIT {
         Map<TableRole, TableDefinition> tables = tables("backfill");
         write(tables, new LogEventRows(DATA, INDEX, false), events(3_000));
         DualWriteIndex index = new DualWriteIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX),
-                new LogEventRows(DATA, INDEX));
+                new LogEventRows(DATA, INDEX).indexMapping(), TableRole.LOG_INDEX);
 
         IndexReport before = index.verify(3);
         assertThat(before).extracting(IndexReport::dataRows, IndexReport::indexRows, IndexReport::unindexed,
@@ -105,7 +105,8 @@ class DualWriteIndexIT {
         LogEventRows rows = new LogEventRows(DATA, INDEX);
         List<LogEvent> events = events(500);
         write(tables, rows, events);
-        DualWriteIndex index = new DualWriteIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX), rows);
+        DualWriteIndex index = new DualWriteIndex(connection, tables.get(TableRole.LOG_DATA), tables.get(TableRole.LOG_INDEX),
+                rows.indexMapping(), TableRole.LOG_INDEX);
         assertThat(index.verify(10).clean()).isTrue();
 
         try (Table data = connection.getTable(tables.get(TableRole.LOG_DATA).name());

@@ -193,7 +193,7 @@ class HBaseRowSinkIT {
             int first = 0;
             for (long bytes = 0; bytes < halfBuffer; first++) {
                 Row row = row(first);
-                bytes += HBaseRowSink.estimatedHeapSize(row);
+                bytes += TableWriter.estimatedHeapSize(row);
                 writer.submit(() -> {
                     sink.write(row);
                     return null;

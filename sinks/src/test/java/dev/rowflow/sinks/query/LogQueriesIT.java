@@ -144,7 +144,7 @@ class LogQueriesIT {
         List<LogEvent> events = events();
         Map<TableRole, TableDefinition> tables = write("q_host", rows, events);
         LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                tables.get(TableRole.LOG_INDEX).name(), rows, pool);
+                tables.get(TableRole.LOG_INDEX).name(), rows.indexMapping(), pool);
         long from = T0 + 100;
         long to = T0 + 300;
 
@@ -176,7 +176,7 @@ class LogQueriesIT {
         List<LogEvent> events = events();
         Map<TableRole, TableDefinition> tables = write("q_range", rows, events);
         LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                tables.get(TableRole.LOG_INDEX).name(), rows, pool);
+                tables.get(TableRole.LOG_INDEX).name(), rows.indexMapping(), pool);
         long from = T0 + 200;
         long to = T0 + 250;
         Predicate<Seen> inRange = s -> s.ts() >= from && s.ts() < to;
@@ -203,7 +203,7 @@ class LogQueriesIT {
         List<LogEvent> events = events().subList(0, 3);
         Map<TableRole, TableDefinition> tables = write("q_sparse", rows, events);
         LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                tables.get(TableRole.LOG_INDEX).name(), rows, pool);
+                tables.get(TableRole.LOG_INDEX).name(), rows.indexMapping(), pool);
         QueryResult<StoredEvent> all = queries.timeRange(T0, T0 + 1, true, 0);
         assertThat(seen(all)).containsExactlyElementsOf(expected(events, s -> true, OLDEST_FIRST.reversed(), 0));
         assertThat(all.scans()).isEqualTo(16);
@@ -227,7 +227,7 @@ class LogQueriesIT {
             }
         }
         LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                tables.get(TableRole.LOG_INDEX).name(), rows, pool);
+                tables.get(TableRole.LOG_INDEX).name(), rows.indexMapping(), pool);
 
         // By event type and time, through an index keyed [type][reverse ts][host].
         QueryResult<StoredEvent> gc = queries.index(KeyQuery.prefix("gc").between(T0 + 50, T0 + 150), 0);
@@ -257,7 +257,7 @@ class LogQueriesIT {
         LogEventRows reading = new LogEventRows(RowKeyLayout.parse(dataLayout, store.lookupOnly()),
                 RowKeyLayout.parse(indexLayout, store.lookupOnly()));
         LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                tables.get(TableRole.LOG_INDEX).name(), reading, pool);
+                tables.get(TableRole.LOG_INDEX).name(), reading.indexMapping(), pool);
 
         assertThat(seen(queries.host("db-1", "gc", T0, T0 + 50, 0))).containsExactlyElementsOf(expected(events,
                 s -> s.host().equals("db-1") && s.type().equals("gc") && s.ts() < T0 + 50,
@@ -270,7 +270,8 @@ class LogQueriesIT {
     void shouldRefuseATimeRangeOnAHostLedLayoutInsteadOfScanningEverything() {
         LogEventRows rows = new LogEventRows(RowKeyLayout.parse("hostname:text, eventType:text, timestamp:rts", null),
                 RowKeyLayout.parse(LogEventRows.DEFAULT_INDEX_LAYOUT, null));
-        LogQueries queries = new LogQueries(connection, TableName.valueOf("unused"), TableName.valueOf("unused_i"), rows, pool);
+        LogQueries queries = new LogQueries(connection, TableName.valueOf("unused"), TableName.valueOf("unused_i"),
+                rows.indexMapping(), pool);
         assertThatThrownBy(() -> queries.timeRange(T0, T0 + 1, false, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not lead with the time");
     }

@@ -1,17 +1,15 @@
-package dev.rowflow.pipeline.cli;
-
-import dev.rowflow.embedded.load.Offsets;
+package dev.rowflow.pipeline.guarantees;
 
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
-import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.log.LogEventRows;
-import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.embedded.load.LogEventGenerator;
 import dev.rowflow.embedded.load.LogEventProducer;
+import dev.rowflow.embedded.load.Offsets;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
-import dev.rowflow.sinks.hbase.IndexReport;
 import dev.rowflow.sinks.hbase.DualWriteIndex;
+import dev.rowflow.sinks.hbase.IndexReport;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.kafka.clients.admin.Admin;
@@ -104,10 +102,9 @@ class CrashIT {
         try (Connection connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration())) {
             LogRowsExactlyOnce.assertEveryEventOnce(connection, config,
                     new LogEventGenerator(1_300, 150, 1_700_000_000_000L), EVENTS);
-            LogEventRows rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
             var logs = dev.rowflow.pipeline.ingest.LogIngest.of(config, null);
             IndexReport report = new DualWriteIndex(connection, logs.table(TableRole.LOG_DATA).orElseThrow(),
-                    logs.table(TableRole.LOG_INDEX).orElseThrow(), rows).verify(10);
+                    logs.table(TableRole.LOG_INDEX).orElseThrow(), logs.indexMapping(), TableRole.LOG_INDEX).verify(10);
             assertThat(report.clean()).as("%s", report).isTrue();
             assertThat(report.indexRows()).isEqualTo(EVENTS);
         }

@@ -1,4 +1,4 @@
-package dev.rowflow.pipeline.cli;
+package dev.rowflow.pipeline.guarantees;
 
 import dev.rowflow.embedded.load.LogEventGenerator;
 import dev.rowflow.events.LogEvent;

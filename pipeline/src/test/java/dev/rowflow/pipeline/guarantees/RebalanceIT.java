@@ -1,4 +1,4 @@
-package dev.rowflow.pipeline.cli;
+package dev.rowflow.pipeline.guarantees;
 
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
@@ -10,6 +10,7 @@ import dev.rowflow.events.Customer;
 import dev.rowflow.events.Order;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.order.OrderRows;
+import dev.rowflow.pipeline.cli.Rowflow;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.OrderTableContents;

@@ -1,4 +1,4 @@
-package dev.rowflow.pipeline.cli;
+package dev.rowflow.pipeline.guarantees;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
