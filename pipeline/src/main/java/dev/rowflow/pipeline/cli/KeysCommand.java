@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.cli;
 
+import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.KeyBytes;
 import dev.rowflow.keying.TableRole;
@@ -288,23 +289,27 @@ final class KeysCommand {
             }
         }
 
-        /** A whole number as the pipeline takes it from JSON; for times also an ISO-8601 instant. */
+        /**
+         * A whole number as the pipeline takes it from JSON; for times also an ISO-8601 instant,
+         * checked as the pipeline checks an event time before any key is made of it.
+         */
         private static Object number(KeyPart part, String value) {
-            BigDecimal decimal;
+            boolean time = part.encoding().isTime();
+            Object number;
             try {
-                decimal = new BigDecimal(value);
+                number = EventMapping.keyValue(part.field(), new BigDecimal(value), false);
             } catch (NumberFormatException notANumber) {
-                if (part.encoding().isTime()) {
-                    try {
-                        return Instant.parse(value).toEpochMilli();
-                    } catch (DateTimeParseException notAnInstant) {
-                        throw new InvalidEventException(part.field(), value,
-                                "is neither a whole number (milliseconds) nor an ISO-8601 instant");
-                    }
+                if (!time) {
+                    throw new InvalidEventException(part.field(), value, "is text, where a whole number is expected");
                 }
-                throw new InvalidEventException(part.field(), value, "is text, where a whole number is expected");
+                try {
+                    number = Instant.parse(value).toEpochMilli();
+                } catch (DateTimeParseException notAnInstant) {
+                    throw new InvalidEventException(part.field(), value,
+                            "is neither a whole number (milliseconds) nor an ISO-8601 instant");
+                }
             }
-            return EventMapping.keyValue(part.field(), decimal, false);
+            return time ? EventRules.eventTime(part.field(), (Long) number) : number;
         }
 
         /** The {@code FIELD=VALUE} words of one line: separated by tabs, or by spaces if it has no tab. */
