@@ -5,7 +5,6 @@ import dev.rowflow.events.LogEvent;
 import dev.rowflow.events.Order;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.layout.KeyQuery;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.embedded.load.OrderGenerator;
@@ -14,7 +13,8 @@ import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.SinkSettings;
 import dev.rowflow.sinks.hbase.TableAdmin;
 import dev.rowflow.sinks.hbase.TableDefinition;
-import dev.rowflow.sinks.query.LogQueries;
+import dev.rowflow.sinks.query.InputQueries;
+import dev.rowflow.sinks.query.LogEventView;
 import dev.rowflow.sinks.query.OrderQueries;
 import dev.rowflow.sinks.query.QueryResult;
 import org.apache.hadoop.hbase.TableName;
@@ -50,8 +50,9 @@ final class QueryLatency {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         List<Result> results = new ArrayList<>();
         try {
-            LogQueries logs = new LogQueries(connection, tables.table(TableRole.LOG_DATA).orElseThrow().name(),
-                    tables.table(TableRole.LOG_INDEX).orElseThrow().name(), tables.indexMapping(), pool);
+            java.util.Map<TableRole, org.apache.hadoop.hbase.TableName> names = new java.util.LinkedHashMap<>();
+            tables.tables().forEach(table -> names.put(table.role(), table.definition().name()));
+            LogEventView logs = new LogEventView(new InputQueries(connection, tables.indexMapping(), names, pool));
             Random random = new Random(42);
             results.add(time("host", "one host and type, 2 s window, newest first, limit 100", queries, i -> {
                 LogEvent e = events.get(random.nextInt(events.size()));
@@ -67,8 +68,9 @@ final class QueryLatency {
                 long t = events.get(random.nextInt(events.size())).getTimestamp().toEpochMilli();
                 return logs.timeRange(t, t + 100, false, 100);
             }, err));
-            results.add(time("index", "index prefix [host], newest first, limit 100", queries, i ->
-                    logs.index(KeyQuery.prefix(events.get(random.nextInt(events.size())).getHostname()), 100), err));
+            results.add(time("index", "index prefix [host], in index key order, limit 100", queries, i ->
+                    logs.index(List.of(events.get(random.nextInt(events.size())).getHostname()), 0,
+                            Long.MAX_VALUE, 100), err));
 
             OrderData orders = writeOrders(connection, config);
             OrderQueries orderQueries = new OrderQueries(connection, orders.tables(), orders.rows());

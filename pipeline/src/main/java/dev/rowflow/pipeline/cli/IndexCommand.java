@@ -2,10 +2,8 @@ package dev.rowflow.pipeline.cli;
 
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.UidResolver;
-import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.ingest.DeclaredInput;
-import dev.rowflow.pipeline.ingest.LogIngest;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.IndexReport;
@@ -28,7 +26,8 @@ final class IndexCommand {
     /** What both subcommands share: the configured layouts and tables, and a {@link DualWriteIndex} over them. */
     abstract static class IndexAction extends HBaseCommand {
         @Option(names = "--input", paramLabel = "NAME",
-                description = "A declared input (inputs=...) whose index to work on; without it, the log pipeline's.")
+                description = "The declared input (inputs=...) whose index to work on (default: ${DEFAULT-VALUE}, the log "
+                        + "pipeline's).", defaultValue = RowflowConfig.LOGS_PIPELINE)
         String input;
 
         @Option(names = "--index", paramLabel = "NAME",
@@ -43,17 +42,12 @@ final class IndexCommand {
 
         @Override
         int run(PipelinePlan plan, UidResolver uids, Connection connection, PrintWriter out) throws Exception {
-            DeclaredInput declared = input == null ? LogIngest.of(plan.config(), uids)
-                    : declaredInput(plan, "--input", input);
+            DeclaredInput declared = declaredInput(plan, "--input", input);
             Map<String, TableRole> indexes = declared.indexes();
-            if (indexes.isEmpty() && input == null) {
-                throw new org.apache.kafka.common.config.ConfigException(RowflowConfig.LOG_TIME_BUCKET_SECONDS_CONFIG,
-                        plan.config().getInt(RowflowConfig.LOG_TIME_BUCKET_SECONDS_CONFIG),
-                        "rows as columns keep no index to verify or backfill");
-            }
             if (indexes.isEmpty()) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--input " + input
-                        + ": the input declares no index (" + InputConfig.PREFIX + input + "." + InputConfig.INDEXES + ")");
+                        + ": the input keeps no index (none declared, or rows as columns, which are keyed by the data "
+                        + "layout already)");
             }
             String name = indexName == null ? indexes.keySet().iterator().next() : indexName;
             if (!indexes.containsKey(name)) {

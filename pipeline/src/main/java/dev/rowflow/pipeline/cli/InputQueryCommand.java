@@ -58,7 +58,8 @@ final class InputQueryCommand extends QueryCommand.QueryAction {
     @Option(names = "--to", paramLabel = "TIME", description = "Event times up to this one, exclusive. Default: no end.")
     String to;
 
-    @Option(names = "--newest-first", description = "The data key in reverse order (newest first on a time-led key).")
+    @Option(names = "--newest-first", description = "The data key read in reverse order (newest first on a time-led "
+            + "key); through an index, newest event first.")
     boolean newestFirst;
 
     @Option(names = "--columns", paramLabel = "QUALIFIER", split = ",",
@@ -90,7 +91,7 @@ final class InputQueryCommand extends QueryCommand.QueryAction {
             InputQueries queries = new InputQueries(connection, mapping, names, pool);
             QueryResult<StoredRow> result = index == null
                     ? queries.data(leading, fromMillis, toMillis, newestFirst, limit)
-                    : queries.index(indexRole, leading, fromMillis, toMillis, limit);
+                    : queries.index(indexRole, leading, fromMillis, toMillis, newestFirst, limit);
             print(result, mapping.dataLayout(), out);
         } finally {
             pool.shutdownNow();
@@ -145,7 +146,7 @@ final class InputQueryCommand extends QueryCommand.QueryAction {
                 node.put("rowKey", KeyBytes.toStringBinary(row.key()));
                 ObjectNode key = node.putObject("key");
                 dataLayout.decode(row.key()).fields().forEach((field, value) -> key.put(field, String.valueOf(value)));
-                long time = row.cells().isEmpty() ? 0 : row.cells().get(0).timestamp();
+                long time = row.time();
                 node.put("time", Instant.ofEpochMilli(time).toString());
                 node.put("timestamp", time);
                 ObjectNode cells = node.putObject("columns");
@@ -158,7 +159,7 @@ final class InputQueryCommand extends QueryCommand.QueryAction {
             List<String[]> table = new ArrayList<>();
             table.add(new String[]{"time", "key", "columns"});
             for (StoredRow row : result.rows()) {
-                long time = row.cells().isEmpty() ? 0 : row.cells().get(0).timestamp();
+                long time = row.time();
                 table.add(new String[]{Instant.ofEpochMilli(time).toString(),
                         dataLayout.decode(row.key()).fields().toString(), columns(row).toString()});
             }

@@ -7,18 +7,18 @@ import dev.rowflow.keying.KeyBytes;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.DecodedKey;
 import dev.rowflow.keying.layout.KeyPart;
-import dev.rowflow.keying.layout.KeyQuery;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.order.OrderBlob;
 import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderRows;
+import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.ingest.DeclaredInput;
-import dev.rowflow.pipeline.ingest.LogIngest;
 import dev.rowflow.pipeline.ingest.OrderJoin;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.sinks.hbase.TableDefinition;
-import dev.rowflow.sinks.query.LogQueries;
+import dev.rowflow.sinks.query.InputQueries;
+import dev.rowflow.sinks.query.LogEventView;
 import dev.rowflow.sinks.query.OrderQueries;
 import dev.rowflow.sinks.query.QueryResult;
 import dev.rowflow.sinks.query.StoredEvent;
@@ -27,6 +27,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
@@ -82,23 +83,23 @@ final class QueryCommand {
 
         @Override
         int query(PipelinePlan plan, Connection connection, PrintWriter out) throws Exception {
-            DeclaredInput logs = LogIngest.of(plan.config(), uids);
-            TableName index = logs.mapping().spec().timeBucketMillis() > 0 ? null
-                    : logs.table(TableRole.LOG_INDEX).orElseThrow().name();
+            // The log pipeline is the declared input named logs; its rows are read as log events.
+            DeclaredInput logs = declaredInput(plan, "query " + spec.name() + " reads the input",
+                    RowflowConfig.LOGS_PIPELINE);
+            Map<TableRole, TableName> names = new LinkedHashMap<>();
+            logs.tables().forEach(table -> names.put(table.role(), table.definition().name()));
             // One thread per salt bucket scanned at once, at most 16: the fan-out's scans run side by side.
             int buckets = logs.mapping().dataLayout().salt().buckets().orElse(16);
             ExecutorService pool = Executors.newFixedThreadPool(Math.min(16, buckets));
             try {
-                LogQueries queries = new LogQueries(connection, logs.table(TableRole.LOG_DATA).orElseThrow().name(), index,
-                        logs.indexMapping(), pool);
-                printEvents(run(queries), out);
+                printEvents(run(new LogEventView(new InputQueries(connection, logs.indexMapping(), names, pool))), out);
             } finally {
                 pool.shutdownNow();
             }
             return 0;
         }
 
-        abstract QueryResult<StoredEvent> run(LogQueries queries);
+        abstract QueryResult<StoredEvent> run(LogEventView events);
 
         long fromMillis() {
             return time("--from", from);
@@ -106,10 +107,6 @@ final class QueryCommand {
 
         long toMillis() {
             return to == null ? Long.MAX_VALUE : time("--to", to);
-        }
-
-        boolean timeBounded() {
-            return to != null || !"0".equals(from);
         }
 
         private long time(String option, String value) {
@@ -158,8 +155,8 @@ final class QueryCommand {
         String eventType;
 
         @Override
-        QueryResult<StoredEvent> run(LogQueries queries) {
-            return queries.host(hostname, eventType, fromMillis(), toMillis(), limit);
+        QueryResult<StoredEvent> run(LogEventView events) {
+            return events.host(hostname, eventType, fromMillis(), toMillis(), limit);
         }
     }
 
@@ -171,8 +168,8 @@ final class QueryCommand {
         boolean newestFirst;
 
         @Override
-        QueryResult<StoredEvent> run(LogQueries queries) {
-            return queries.timeRange(fromMillis(), toMillis(), newestFirst, limit);
+        QueryResult<StoredEvent> run(LogEventView events) {
+            return events.timeRange(fromMillis(), toMillis(), newestFirst, limit);
         }
     }
 
@@ -186,12 +183,8 @@ final class QueryCommand {
         List<String> values = new ArrayList<>();
 
         @Override
-        QueryResult<StoredEvent> run(LogQueries queries) {
-            KeyQuery query = new KeyQuery(new ArrayList<>(values), null, null);
-            if (timeBounded()) {
-                query = query.between(fromMillis(), toMillis());
-            }
-            return queries.index(query, limit);
+        QueryResult<StoredEvent> run(LogEventView events) {
+            return events.index(new ArrayList<>(values), fromMillis(), toMillis(), limit);
         }
     }
 
@@ -199,7 +192,10 @@ final class QueryCommand {
     abstract static class OrderAction extends QueryAction {
         @Override
         int query(PipelinePlan plan, Connection connection, PrintWriter out) throws Exception {
-            OrderJoin orders = OrderJoin.of(plan.config(), uids);
+            OrderJoin orders = plan.ingest(OrderJoin.NAME, OrderJoin.class).orElseThrow(() -> new ParameterException(
+                    spec.commandLine(), "query " + spec.name() + " reads the orders pipeline, which the configuration "
+                    + "does not run (" + RowflowConfig.PIPELINES_CONFIG + "=" + plan.config().getList(
+                    RowflowConfig.PIPELINES_CONFIG) + ")"));
             OrderRows rows = orders.rows();
             Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
             orders.tables().forEach(table -> tables.put(table.role(), table.definition()));

@@ -2,8 +2,10 @@ package dev.rowflow.pipeline.ingest;
 
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;
 import dev.rowflow.keying.mapping.TimestampPolicy;
@@ -18,6 +20,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.Optional;
 
@@ -33,10 +36,13 @@ public final class DeclaredInput implements Ingest {
     private final EventMapping mapping;
     private final EventMapping indexMapping;
     private final List<IngestTable> tables;
+    private final Consumer<RowKeyLayout> keyCheck;
 
+    /** @param keyCheck refuses a key layout the input's records cannot make (see {@link #checkKeyLayout}) */
     DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping, EventMapping indexMapping,
-                  List<IngestTable> tables) {
+                  List<IngestTable> tables, Consumer<RowKeyLayout> keyCheck) {
         this.name = name;
+        this.keyCheck = keyCheck;
         this.source = source;
         this.format = format;
         this.mapping = mapping;
@@ -58,13 +64,18 @@ public final class DeclaredInput implements Ingest {
             String key = input.keyOf(e.piece(), e.index());
             throw new ConfigException(input.key(key), input.getString(key), e.getMessage());
         }
-        Map<TableRole, dev.rowflow.keying.layout.RowKeyLayout> layouts = mapping.tableLayouts();
+        Map<TableRole, RowKeyLayout> layouts = mapping.tableLayouts();
         List<IngestTable> tables = new ArrayList<>();
         input.rolesByTableKey().forEach((tableKey, role) -> tables.add(new IngestTable(role, new TableDefinition(
                 TableName.valueOf(input.tableName(tableKey)), mapping.familyOf(role), input.familySettings(tableKey),
                 layouts.get(role)), input.key(tableKey), input.layoutKey(role))));
         return new DeclaredInput(input.name(), new Source(input.topic(), input.key(InputConfig.TOPIC),
-                input.deadLetterTopic(), "no such topic"), format, mapping, mapping, tables);
+                input.deadLetterTopic(), "no such topic"), format, mapping, mapping, tables,
+                layout -> layout.parts().forEach(part -> format.cannotYield(FieldPath.parse(part.field()))
+                        .ifPresent(why -> {
+                            throw new IllegalArgumentException("part '" + part.spec() + "' of layout '" + layout.spec()
+                                    + "': " + why);
+                        })));
     }
 
     @Override
@@ -116,6 +127,11 @@ public final class DeclaredInput implements Ingest {
     /** Its table of {@code role}. */
     public Optional<TableDefinition> table(TableRole role) {
         return tables.stream().filter(table -> table.role().equals(role)).map(IngestTable::definition).findFirst();
+    }
+
+    @Override
+    public void checkKeyLayout(RowKeyLayout layout) {
+        keyCheck.accept(layout);
     }
 
     @Override

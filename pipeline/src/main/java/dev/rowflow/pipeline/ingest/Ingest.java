@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.ingest;
 
+import dev.rowflow.keying.layout.RowKeyLayout;
 import org.apache.kafka.streams.StreamsBuilder;
 
 import java.util.List;
@@ -29,6 +30,15 @@ public interface Ingest {
 
     /** Its tables, each with the configuration keys behind its name and its key layout. */
     List<IngestTable> tables();
+
+    /**
+     * Checks that {@code layout} is a key this ingest could make of its records: every part names
+     * a field its records can have, of a type the part's encoding takes ({@code rowflow keys}
+     * refuses a layout no ingest could write, as {@code run} would).
+     *
+     * @throws IllegalArgumentException naming the part and why
+     */
+    void checkKeyLayout(RowKeyLayout layout);
 
     /**
      * Adds its sources and processors to {@code builder}. Pure: it reads the partitions of its

@@ -41,7 +41,7 @@ public final class OrderJoin implements Ingest {
         this.timestamps = timestamps;
     }
 
-    /** The orders join as configured, whether or not {@code pipelines} runs it (the order queries read its tables either way). */
+    /** The orders join as configured, whether or not {@code pipelines} runs it. */
     public static OrderJoin of(RowflowConfig config, UidResolver uids) {
         OrderRows rows = rows(config, uids);
         List<IngestTable> tables = new ArrayList<>();
@@ -117,6 +117,12 @@ public final class OrderJoin implements Ingest {
     /** Its table of {@code role}. */
     public java.util.Optional<TableDefinition> table(TableRole role) {
         return tables.stream().filter(table -> table.role().equals(role)).map(IngestTable::definition).findFirst();
+    }
+
+    /** The seed's order key: {@code [customer][order]}, unsalted, of text parts. */
+    @Override
+    public void checkKeyLayout(RowKeyLayout layout) {
+        OrderRows.checkLayout(layout);
     }
 
     /** Orders are repartitioned into as many partitions as the customers topic has: the task writing an order holds its customer. */

@@ -112,9 +112,14 @@ public final class PipelinePlan implements AutoCloseable {
         return ingests.stream().filter(ingest -> ingest.name().equals(name)).findFirst();
     }
 
+    /** The ingest named {@code name} if it is of {@code kind}. */
+    public <T extends Ingest> Optional<T> ingest(String name, Class<T> kind) {
+        return ingest(name).filter(kind::isInstance).map(kind::cast);
+    }
+
     /** The declared input named {@code name}, the log pipeline included. */
     public Optional<DeclaredInput> declaredInput(String name) {
-        return ingest(name).filter(DeclaredInput.class::isInstance).map(DeclaredInput.class::cast);
+        return ingest(name, DeclaredInput.class);
     }
 
     /** The names of the declared inputs, the log pipeline included, in order. */

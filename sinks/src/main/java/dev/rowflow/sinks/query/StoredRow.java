@@ -18,6 +18,18 @@ public record StoredRow(TableRole table, byte[] key, List<StoredCell> cells) {
     public record StoredCell(byte[] family, byte[] qualifier, byte[] value, long timestamp) {
     }
 
+    /**
+     * The row's event time: the timestamp its cells were written with (an event's row has one);
+     * the newest of them for a row holding several events (rows as columns); 0 for no cells.
+     */
+    public long time() {
+        long time = 0;
+        for (StoredCell cell : cells) {
+            time = Math.max(time, cell.timestamp());
+        }
+        return time;
+    }
+
     static StoredRow of(TableRole table, Result result) {
         List<StoredCell> cells = new ArrayList<>();
         for (Cell cell : result.rawCells()) {

@@ -5,7 +5,6 @@ import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.layout.KeyQuery;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.log.LogColumns;
 import dev.rowflow.keying.log.LogEventRows;
@@ -44,14 +43,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Each log query kind on rows written by the sink into real HBase tables, against the answer
- * computed from the input events: exactly the expected events, in the documented order.
+ * Each log query kind, read through the declared-input queries, on rows written by the sink into
+ * real HBase tables, against the answer computed from the input events: exactly the expected
+ * events, in the documented order.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
 @ParameterizedClass(name = "{0}")
 @EnumSource(Store.class)
-class LogQueriesIT {
+class LogEventViewIT {
     private static final long T0 = 1_700_000_000_000L;
     private static final List<String> HOSTS = List.of("web-1", "web-10", "web-2", "db-1", "cache-\u00e9");
     private static final List<String> TYPES = List.of("auth", "auth.fail", "gc");
@@ -59,7 +59,7 @@ class LogQueriesIT {
     private final Connection connection;
     private static ExecutorService pool;
 
-    LogQueriesIT(Store store, EmbeddedStack stack) {
+    LogEventViewIT(Store store, EmbeddedStack stack) {
         EmbeddedStackExtension.assumeStoreAvailable(store.token());
         this.store = store;
         this.connection = stack.connection(store.token());
@@ -128,6 +128,13 @@ class LogQueriesIT {
         return tables;
     }
 
+    /** The log view over the tables {@code write} made: the rows read by the log input's mapping. */
+    private LogEventView view(Map<TableRole, TableDefinition> tables, LogEventRows rows) {
+        return new LogEventView(new InputQueries(connection, rows.indexMapping(),
+                Map.of(TableRole.LOG_DATA, tables.get(TableRole.LOG_DATA).name(),
+                        TableRole.LOG_INDEX, tables.get(TableRole.LOG_INDEX).name()), pool));
+    }
+
     private List<Seen> expected(List<LogEvent> events, Predicate<Seen> filter, Comparator<Seen> order, int limit) {
         List<Seen> all = events.stream().map(Seen::of).filter(filter).sorted(order).toList();
         return limit > 0 && all.size() > limit ? all.subList(0, limit) : all;
@@ -143,8 +150,7 @@ class LogQueriesIT {
                 RowKeyLayout.parse(LogEventRows.DEFAULT_INDEX_LAYOUT, null));
         List<LogEvent> events = events();
         Map<TableRole, TableDefinition> tables = write("q_host", rows, events);
-        LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                tables.get(TableRole.LOG_INDEX).name(), rows.indexMapping(), pool);
+        LogEventView queries = view(tables, rows);
         long from = T0 + 100;
         long to = T0 + 300;
 
@@ -175,8 +181,7 @@ class LogQueriesIT {
                 RowKeyLayout.parse(LogEventRows.DEFAULT_INDEX_LAYOUT, null));
         List<LogEvent> events = events();
         Map<TableRole, TableDefinition> tables = write("q_range", rows, events);
-        LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                tables.get(TableRole.LOG_INDEX).name(), rows.indexMapping(), pool);
+        LogEventView queries = view(tables, rows);
         long from = T0 + 200;
         long to = T0 + 250;
         Predicate<Seen> inRange = s -> s.ts() >= from && s.ts() < to;
@@ -202,8 +207,7 @@ class LogQueriesIT {
         // Three events cannot fill sixteen buckets: at least thirteen scans find nothing.
         List<LogEvent> events = events().subList(0, 3);
         Map<TableRole, TableDefinition> tables = write("q_sparse", rows, events);
-        LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                tables.get(TableRole.LOG_INDEX).name(), rows.indexMapping(), pool);
+        LogEventView queries = view(tables, rows);
         QueryResult<StoredEvent> all = queries.timeRange(T0, T0 + 1, true, 0);
         assertThat(seen(all)).containsExactlyElementsOf(expected(events, s -> true, OLDEST_FIRST.reversed(), 0));
         assertThat(all.scans()).isEqualTo(16);
@@ -226,18 +230,17 @@ class LogQueriesIT {
                 }
             }
         }
-        LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                tables.get(TableRole.LOG_INDEX).name(), rows.indexMapping(), pool);
+        LogEventView queries = view(tables, rows);
 
         // By event type and time, through an index keyed [type][reverse ts][host].
-        QueryResult<StoredEvent> gc = queries.index(KeyQuery.prefix("gc").between(T0 + 50, T0 + 150), 0);
+        QueryResult<StoredEvent> gc = queries.index(List.of("gc"), T0 + 50, T0 + 150, 0);
         Predicate<Seen> wanted = s -> s.type().equals("gc") && s.ts() >= T0 + 50 && s.ts() < T0 + 150 && !deleted.contains(s);
         assertThat(seen(gc)).containsExactlyElementsOf(expected(events, wanted,
                 Comparator.comparingLong(Seen::ts).reversed().thenComparing(Seen::host, UTF8), 0));
         assertThat(gc.danglingIndexRows()).isEqualTo(deleted.size()).isEqualTo(10);
 
         // With a limit the dangling rows do not shorten the answer: it reads on.
-        QueryResult<StoredEvent> limited = queries.index(KeyQuery.prefix("gc").between(T0 + 50, T0 + 150), 60);
+        QueryResult<StoredEvent> limited = queries.index(List.of("gc"), T0 + 50, T0 + 150, 60);
         assertThat(seen(limited)).containsExactlyElementsOf(expected(events, wanted,
                 Comparator.comparingLong(Seen::ts).reversed().thenComparing(Seen::host, UTF8), 60));
     }
@@ -256,8 +259,7 @@ class LogQueriesIT {
         Map<TableRole, TableDefinition> tables = write("q_uid", writing, events);
         LogEventRows reading = new LogEventRows(RowKeyLayout.parse(dataLayout, store.lookupOnly()),
                 RowKeyLayout.parse(indexLayout, store.lookupOnly()));
-        LogQueries queries = new LogQueries(connection, tables.get(TableRole.LOG_DATA).name(),
-                tables.get(TableRole.LOG_INDEX).name(), reading.indexMapping(), pool);
+        LogEventView queries = view(tables, reading);
 
         assertThat(seen(queries.host("db-1", "gc", T0, T0 + 50, 0))).containsExactlyElementsOf(expected(events,
                 s -> s.host().equals("db-1") && s.type().equals("gc") && s.ts() < T0 + 50,
@@ -270,8 +272,8 @@ class LogQueriesIT {
     void shouldRefuseATimeRangeOnAHostLedLayoutInsteadOfScanningEverything() {
         LogEventRows rows = new LogEventRows(RowKeyLayout.parse("hostname:text, eventType:text, timestamp:rts", null),
                 RowKeyLayout.parse(LogEventRows.DEFAULT_INDEX_LAYOUT, null));
-        LogQueries queries = new LogQueries(connection, TableName.valueOf("unused"), TableName.valueOf("unused_i"),
-                rows.indexMapping(), pool);
+        LogEventView queries = new LogEventView(new InputQueries(connection, rows.indexMapping(), Map.of(
+                TableRole.LOG_DATA, TableName.valueOf("unused"), TableRole.LOG_INDEX, TableName.valueOf("unused_i")), pool));
         assertThatThrownBy(() -> queries.timeRange(T0, T0 + 1, false, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not lead with the time");
     }
