@@ -1,25 +1,19 @@
 package dev.rowflow.demo;
 
-import dev.rowflow.embedded.load.Offsets;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rowflow.embedded.EmbeddedBigtable;
 import dev.rowflow.embedded.EmbeddedStack;
-import dev.rowflow.sinks.hbase.Store;
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventProducer;
+import dev.rowflow.embedded.load.Offsets;
 import dev.rowflow.events.LogEvent;
-import dev.rowflow.keying.Cell;
-import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.embedded.load.LogEventGenerator;
-import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
-import dev.rowflow.sinks.hbase.TableAdmin;
-import dev.rowflow.sinks.hbase.TableDefinition;
+import dev.rowflow.sinks.hbase.Store;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
@@ -206,8 +200,8 @@ final class BenchCommand implements Callable<Integer> {
             for (int i = 0; i < events; i++) {
                 generated.add(generator.next());
             }
-            Map<TableRole, List<Put>> puts = puts(rows, generated);
-            Phase rawPhase = rawCeiling(config, rows, puts, err);
+            Map<TableRole, List<Put>> puts = ClientBaselines.puts(rows, generated);
+            Phase rawPhase = ClientBaselines.rawCeiling(config, rows, puts, err);
             Phase rowflowPhase = endToEnd(config, generated, err);
             Map<String, Phase> formatPhases = new LinkedHashMap<>();
             Map<String, PipelineMemory.Result> formatMemory = new LinkedHashMap<>();
@@ -223,7 +217,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             double raw = rawPhase.rowsPerSecond();
             double rowflow = rowflowPhase.rowsPerSecond();
-            double naive = naivePuts(config, rows, puts, naiveRows, err);
+            double naive = ClientBaselines.naivePuts(config, rows, puts, naiveRows, err);
             List<QueryLatency.Result> latencies;
             List<HotspotExperiment.Result> hotspot;
             try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
@@ -254,95 +248,6 @@ final class BenchCommand implements Callable<Integer> {
         Map<String, Double> ratios = new LinkedHashMap<>();
         phases.forEach((format, phase) -> ratios.put(format, Math.round(phase.rowsPerSecond() / avro * 100) / 100.0));
         return ratios;
-    }
-
-    /** The Puts of the events' rows, by table role, as the sink builds them. */
-    private static Map<TableRole, List<Put>> puts(LogEventRows rows, List<LogEvent> events) {
-        Map<TableRole, List<Put>> puts = new java.util.TreeMap<>();
-        for (LogEvent event : events) {
-            for (Row row : rows.rowsOf(event)) {
-                Put put = new Put(row.key(), row.timestamp());
-                for (Cell cell : row.cells()) {
-                    put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
-                }
-                puts.computeIfAbsent(row.table(), t -> new ArrayList<>()).add(put);
-            }
-        }
-        return puts;
-    }
-
-    /** Tables like the pipeline's, under another prefix, created empty. */
-    static Map<TableRole, TableDefinition> tablesLike(RowflowConfig config, LogEventRows rows, String prefix,
-                                                              Connection connection) throws Exception {
-        Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
-        dev.rowflow.pipeline.ingest.LogIngest.of(config, null).tables().forEach(logTable -> {
-            TableDefinition table = logTable.definition();
-            tables.put(logTable.role(), new TableDefinition(TableName.valueOf(prefix + table.name().getNameAsString()),
-                    table.family(), table.settings(), table.layout()));
-        });
-        try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
-            for (TableDefinition table : tables.values()) {
-                new TableAdmin(admin).createOrCheck(table);
-            }
-        }
-        return tables;
-    }
-
-    /**
-     * (c) The same rows, data then index row of each event, each with its own synchronous
-     * {@code Table.put}: what a sink without buffering gets. A sample of the rows.
-     */
-    private static double naivePuts(RowflowConfig config, LogEventRows rows, Map<TableRole, List<Put>> puts, int count,
-                                     PrintWriter err) throws Exception {
-        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
-            Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "naive_", connection);
-            List<Put> dataPuts = puts.get(TableRole.LOG_DATA);
-            List<Put> indexPuts = puts.get(TableRole.LOG_INDEX);
-            int written = 0;
-            long start = System.nanoTime();
-            try (org.apache.hadoop.hbase.client.Table data = connection.getTable(tables.get(TableRole.LOG_DATA).name());
-                 org.apache.hadoop.hbase.client.Table index = connection.getTable(tables.get(TableRole.LOG_INDEX).name())) {
-                for (int i = 0; written < count && i < dataPuts.size(); i++) {
-                    data.put(dataPuts.get(i));
-                    index.put(indexPuts.get(i));
-                    written += 2;
-                }
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            double rowsPerSecond = written / seconds;
-            err.printf("naive Table.put:     %,d rows in %.1f s, %,.0f rows/s%n", written, seconds, rowsPerSecond);
-            err.flush();
-            return rowsPerSecond;
-        }
-    }
-
-    /** The same rows written straight through one BufferedMutator per table: what HBase takes here. */
-    private static Phase rawCeiling(RowflowConfig config, LogEventRows rows, Map<TableRole, List<Put>> puts, PrintWriter err)
-            throws Exception {
-        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
-            Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "raw_", connection);
-            CpuMeter cpu = new CpuMeter();
-            long start = System.nanoTime();
-            try (BufferedMutator data = connection.getBufferedMutator(tables.get(TableRole.LOG_DATA).name());
-                 BufferedMutator index = connection.getBufferedMutator(tables.get(TableRole.LOG_INDEX).name())) {
-                List<Put> dataPuts = puts.get(TableRole.LOG_DATA);
-                List<Put> indexPuts = puts.get(TableRole.LOG_INDEX);
-                for (int i = 0; i < dataPuts.size(); i++) {
-                    data.mutate(dataPuts.get(i));
-                    index.mutate(indexPuts.get(i));
-                }
-                data.flush();
-                index.flush();
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            long written = 2L * puts.get(TableRole.LOG_DATA).size();
-            double rowsPerSecond = written / seconds;
-            CpuMeter.Usage usage = cpu.stop();
-            err.printf("raw BufferedMutator: %,d rows in %.1f s, %,.0f rows/s; %.1f us CPU per row, machine %.0f%% busy%n",
-                    written, seconds, rowsPerSecond, usage.microsPerRow(written), usage.machineBusy() * 100);
-            err.flush();
-            return new Phase(rowsPerSecond, usage.microsPerRow(written), usage.machineBusy());
-        }
     }
 
     /** The same events through the topic and the production pipeline, timed from RUNNING to all committed. */

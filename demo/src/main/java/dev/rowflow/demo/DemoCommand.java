@@ -1,42 +1,21 @@
 package dev.rowflow.demo;
 
-import dev.rowflow.embedded.load.Offsets;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rowflow.embedded.EmbeddedBigtable;
 import dev.rowflow.embedded.EmbeddedStack;
-import dev.rowflow.sinks.hbase.CounterCells;
-import dev.rowflow.sinks.hbase.Store;
-import dev.rowflow.keying.KeyBytes;
-import dev.rowflow.keying.layout.KeyPart;
-import dev.rowflow.keying.layout.KeyQuery;
-import dev.rowflow.keying.layout.KeyRange;
-import dev.rowflow.keying.layout.RowKeyLayout;
-import dev.rowflow.keying.log.LogColumns;
-import dev.rowflow.keying.log.LogEventRows;
-import dev.rowflow.keying.log.LogSummary;
-import dev.rowflow.keying.order.OrderColumns;
-import dev.rowflow.keying.order.OrderRows;
-import dev.rowflow.events.Customer;
-import dev.rowflow.events.Order;
-import dev.rowflow.embedded.load.OrderGenerator;
-import dev.rowflow.embedded.load.OrderProducer;
-import dev.rowflow.pipeline.topology.OrderTopology;
-import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.embedded.load.LogEventGenerator;
 import dev.rowflow.embedded.load.LogEventProducer;
+import dev.rowflow.embedded.load.Offsets;
+import dev.rowflow.embedded.load.OrderGenerator;
+import dev.rowflow.embedded.load.OrderProducer;
+import dev.rowflow.events.Order;
+import dev.rowflow.keying.log.LogEventRows;
+import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.metrics.MetricsServer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
-import org.apache.hadoop.hbase.util.Bytes;
+import dev.rowflow.pipeline.topology.OrderTopology;
+import dev.rowflow.sinks.hbase.Store;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 import picocli.CommandLine.Command;
@@ -47,9 +26,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -209,7 +185,7 @@ final class DemoCommand implements Callable<Integer> {
                     awaitRunning(pipeline);
                     run = generateAndWait(config, admin, pipeline, stop, err);
                 }
-                print(readBack(run, config, admin), out);
+                print(DemoReadBack.of(run, config, admin, customers, orderDesign), out);
             }
         }
         return 0;
@@ -271,7 +247,7 @@ final class DemoCommand implements Callable<Integer> {
      * Events and orders produced, seconds from the first produced to the last committed, and the
      * customer with the most orders.
      */
-    private record Run(long events, long orders, double seconds, int busiestCustomer) {
+    record Run(long events, long orders, double seconds, int busiestCustomer) {
     }
 
     /** Produces the events while the pipeline runs; returns when all are committed (in HBase). */
@@ -366,197 +342,13 @@ final class DemoCommand implements Callable<Integer> {
         return new Run(producing.get(), producedOrders.get(), seconds(t0), busiest);
     }
 
-    /** Counts and samples the rows with plain hbase-client, after the pipeline has stopped. */
-    private DemoSummary readBack(Run run, RowflowConfig config, Admin admin) throws Exception {
-        LogEventRows layouts = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
-        int buckets = layouts.dataLayout().salt().buckets().orElse(0);
-        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
-            long[] perBucket = new long[buckets];
-            long dataRows = 0;
-            try (Table data = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)));
-                 ResultScanner rows = data.getScanner(countingScan())) {
-                for (Result row : rows) {
-                    if (buckets > 0) {
-                        perBucket[layouts.dataLayout().salt().bucketOf(row.getRow())]++;
-                    }
-                    dataRows++;
-                }
-            }
-            long indexRows = 0;
-            try (Table index = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG)));
-                 ResultScanner rows = index.getScanner(countingScan())) {
-                for (Result ignored : rows) {
-                    indexRows++;
-                }
-            }
-            long deadLetters = KafkaTopics.endOffsets(admin, config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG))
-                    .values().stream().mapToLong(Long::longValue).sum();
-            long largest = Arrays.stream(perBucket).max().orElse(0);
-            double share = dataRows == 0 || buckets == 0 ? 0 : round(largest / ((double) dataRows / buckets));
-            long summaryRows = 0;
-            long summaryCount = 0;
-            if (config.getBoolean(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG)) {
-                try (Table summary = connection.getTable(TableName.valueOf(
-                        config.getString(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG)));
-                     ResultScanner rows = summary.getScanner(new Scan().addFamily(LogSummary.FAMILY))) {
-                    for (Result row : rows) {
-                        summaryRows++;
-                        summaryCount += CounterCells.total(row, LogSummary.FAMILY, LogSummary.COUNT);
-                    }
-                }
-            }
-            long orderIndexRows = 0;
-            try (Table index = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.ORDER_INDEX_TABLE_CONFIG)));
-                 ResultScanner rows = index.getScanner(countingScan())) {
-                for (Result ignored : rows) {
-                    orderIndexRows++;
-                }
-            }
-            return new DemoSummary(run.events(), dataRows, indexRows, deadLetters, round(run.seconds()),
-                    round(run.events() / run.seconds()), round((dataRows + indexRows) / run.seconds()),
-                    layouts.dataLayout().spec(), layouts.indexLayout().spec(),
-                    Arrays.stream(perBucket).boxed().toList(), share, sample(connection, config, layouts),
-                    summaryRows, summaryCount, customers, run.orders(), orderIndexRows,
-                    orderDesign + (config.getBoolean(RowflowConfig.CUSTOMER_PLUS_PLUS_CONFIG) ? ", CUSTOMER++" : ""),
-                    customerScan(connection, config, OrderGenerator.customer(run.busiestCustomer())));
-        }
-    }
-
-    /**
-     * Three rows of the data table, then for the first one's host and event type the newest rows
-     * through the index, when the index layout leads with hostname and event type -- the scan the
-     * host-led key was designed for.
-     */
-    private static List<DemoSummary.SampleRow> sample(Connection connection, RowflowConfig config,
-                                                      LogEventRows layouts) throws Exception {
-        List<DemoSummary.SampleRow> sample = new ArrayList<>();
-        try (Table data = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG)));
-             Table index = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG)))) {
-            try (ResultScanner rows = data.getScanner(new Scan().setLimit(3))) {
-                for (Result row : rows) {
-                    sample.add(sampleRow(layouts.dataLayout(), row, "scan of the data table"));
-                }
-            }
-            List<String> indexFields = layouts.indexLayout().parts().stream().map(KeyPart::field).toList();
-            if (sample.isEmpty() || indexFields.size() < 2
-                    || !indexFields.subList(0, 2).equals(List.of("hostname", "eventType"))) {
-                return sample;
-            }
-            DemoSummary.SampleRow first = sample.get(0);
-            for (KeyRange range : layouts.indexLayout().scanRanges(KeyQuery.prefix(first.hostname(), first.eventType()))) {
-                try (ResultScanner entries = index.getScanner(new Scan().withStartRow(range.start())
-                        .withStopRow(range.stop()).setLimit(2))) {
-                    for (Result entry : entries) {
-                        byte[] dataRowKey = entry.getValue(LogColumns.INDEX_FAMILY, LogColumns.DATA_ROW_KEY);
-                        sample.add(sampleRow(layouts.dataLayout(), data.get(new Get(dataRowKey)), "index scan of "
-                                + first.hostname() + " / " + first.eventType() + ", newest first"));
-                    }
-                }
-            }
-        }
-        return sample;
-    }
-
-    /**
-     * Everything about one customer in one scan of the order table (CUSTOMER++, seed 002
-     * 1.11.3.1): start row {@code [customer]}, stop row {@code [customer]+1}.
-     */
-    private static DemoSummary.CustomerScan customerScan(Connection connection, RowflowConfig config, Customer customer)
-            throws Exception {
-        OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, null);
-        byte[] start = rows.customerPrefix(customer.getCustomerNumber());
-        byte[] stop = RowKeyLayout.prefixEnd(start);
-        List<DemoSummary.ScannedRow> scanned = new ArrayList<>();
-        if (rows.customerPlusPlus()) {
-            try (Table table = connection.getTable(TableName.valueOf(config.getString(RowflowConfig.ORDER_TABLE_CONFIG)));
-                 ResultScanner results = table.getScanner(new Scan().withStartRow(start).withStopRow(stop))) {
-                for (Result row : results) {
-                    scanned.add(scannedRow(row));
-                }
-            }
-        }
-        return new DemoSummary.CustomerScan(customer.getCustomerNumber(), customer.getName(),
-                KeyBytes.toStringBinary(start), KeyBytes.toStringBinary(stop), scanned);
-    }
-
-    private static DemoSummary.ScannedRow scannedRow(Result row) {
-        String key = KeyBytes.toStringBinary(row.getRow());
-        if (row.getValue(OrderColumns.FAMILY, OrderColumns.ORDER_NUMBER) != null) {
-            return new DemoSummary.ScannedRow(key, "order", text(row, OrderColumns.ORDER_NUMBER) + " at "
-                    + Instant.ofEpochMilli(Bytes.toLong(row.getValue(OrderColumns.FAMILY, OrderColumns.ORDER_TIME)))
-                    + " for " + text(row, OrderColumns.CUSTOMER_NAME) + ", " + Bytes.toInt(row.getValue(
-                    OrderColumns.FAMILY, OrderColumns.LINE_COUNT)) + " line items");
-        }
-        if (row.getValue(OrderColumns.FAMILY, OrderColumns.ITEM_NUMBER) != null) {
-            String shipTo = text(row, OrderColumns.SHIP_TO_CITY);
-            return new DemoSummary.ScannedRow(key, "line item", Bytes.toInt(row.getValue(OrderColumns.FAMILY,
-                    OrderColumns.QUANTITY)) + " x " + text(row, OrderColumns.ITEM_NUMBER)
-                    + (shipTo == null ? "" : " to " + shipTo));
-        }
-        if (row.getValue(OrderColumns.FAMILY, OrderColumns.LINE1) != null) {
-            return new DemoSummary.ScannedRow(key, "shipping location", text(row, OrderColumns.LINE1) + ", "
-                    + text(row, OrderColumns.CITY) + " " + text(row, OrderColumns.STATE));
-        }
-        return new DemoSummary.ScannedRow(key, "customer", text(row, OrderColumns.CUSTOMER_NAME) + ", "
-                + text(row, OrderColumns.CUSTOMER_CITY) + " " + text(row, OrderColumns.CUSTOMER_STATE));
-    }
-
-    private static String text(Result row, byte[] qualifier) {
-        byte[] value = row.getValue(OrderColumns.FAMILY, qualifier);
-        return value == null ? null : Bytes.toString(value);
-    }
-
-    private static DemoSummary.SampleRow sampleRow(RowKeyLayout layout, Result row, String foundVia) {
-        return new DemoSummary.SampleRow(KeyBytes.toStringBinary(row.getRow()), layout.decode(row.getRow()).toString(),
-                Instant.ofEpochMilli(row.rawCells()[0].getTimestamp()).toString(),
-                Bytes.toString(row.getValue(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME)),
-                Bytes.toString(row.getValue(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE)),
-                Bytes.toString(row.getValue(LogColumns.DATA_FAMILY, LogColumns.MESSAGE)), foundVia);
-    }
-
     private void print(DemoSummary summary, PrintWriter out) throws Exception {
         if (json) {
             out.println(new ObjectMapper().writeValueAsString(summary));
         } else {
-            out.printf("%nrowflow demo summary%n");
-            out.printf("  events produced   %,d%n", summary.events());
-            out.printf("  data rows         %,d%n", summary.dataRows());
-            out.printf("  index rows        %,d%n", summary.indexRows());
-            out.printf("  dead letters      %,d%n", summary.deadLetters());
-            out.printf("  time              %.1f s (first event produced -> last offset committed)%n", summary.seconds());
-            out.printf("  throughput        %,.0f events/s, %,.0f rows/s%n", summary.eventsPerSecond(), summary.rowsPerSecond());
-            out.printf("  data key layout   %s%n", summary.dataLayout());
-            out.printf("  index key layout  %s%n", summary.indexLayout());
-            if (!summary.rowsPerBucket().isEmpty()) {
-                out.printf("  rows per bucket   %s, largest %.2f x fair share%n", summary.rowsPerBucket(),
-                        summary.largestBucketShare());
-            }
-            out.printf("  summary table     %,d rows (host, event type, hour), counting %,d events%n",
-                    summary.summaryRows(), summary.summaryCount());
-            out.printf("  customers/orders  %,d customers, %,d orders (%s), %,d order index rows%n", summary.customers(),
-                    summary.orders(), summary.orderDesign(), summary.orderIndexRows());
-            DemoSummary.CustomerScan scan = summary.customerScan();
-            out.printf("  everything about customer %s (%s), one scan [%s, %s):%n", scan.customerNumber(), scan.name(),
-                    scan.startRow(), scan.stopRow());
-            int shown = 0;
-            for (DemoSummary.ScannedRow row : scan.rows()) {
-                if (shown++ == 12) {
-                    out.printf("    ... %d more rows (all of them with --json)%n", scan.rows().size() - 12);
-                    break;
-                }
-                out.printf("    %-18s %s%n      %s%n", row.recordType(), row.content(), row.rowKey());
-            }
-            out.printf("  rows read back:%n");
-            for (DemoSummary.SampleRow row : summary.sample()) {
-                out.printf("    %s%n      = %s  %s  %s  %s  \"%s\"  (%s)%n", row.rowKey(), row.decodedKey(), row.time(),
-                        row.hostname(), row.eventType(), row.message(), row.foundVia());
-            }
+            summary.print(out);
         }
         out.flush();
-    }
-
-    private static Scan countingScan() {
-        return new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(5_000);
     }
 
     private static void awaitRunning(RowflowPipeline pipeline) throws InterruptedException {
@@ -571,9 +363,5 @@ final class DemoCommand implements Callable<Integer> {
 
     private static double seconds(long startNanos) {
         return (System.nanoTime() - startNanos) / 1e9;
-    }
-
-    private static double round(double value) {
-        return Math.round(value * 100) / 100.0;
     }
 }

@@ -1,5 +1,6 @@
 package dev.rowflow.demo;
 
+import java.io.PrintWriter;
 import java.util.List;
 
 /**
@@ -58,5 +59,42 @@ public record DemoSummary(
     /** One data row read back, its key decoded, and how it was found. */
     public record SampleRow(String rowKey, String decodedKey, String time, String hostname, String eventType,
                             String message, String foundVia) {
+    }
+
+    /** Prints the summary for people. */
+    void print(PrintWriter out) {
+        out.printf("%nrowflow demo summary%n");
+        out.printf("  events produced   %,d%n", events());
+        out.printf("  data rows         %,d%n", dataRows());
+        out.printf("  index rows        %,d%n", indexRows());
+        out.printf("  dead letters      %,d%n", deadLetters());
+        out.printf("  time              %.1f s (first event produced -> last offset committed)%n", seconds());
+        out.printf("  throughput        %,.0f events/s, %,.0f rows/s%n", eventsPerSecond(), rowsPerSecond());
+        out.printf("  data key layout   %s%n", dataLayout());
+        out.printf("  index key layout  %s%n", indexLayout());
+        if (!rowsPerBucket().isEmpty()) {
+            out.printf("  rows per bucket   %s, largest %.2f x fair share%n", rowsPerBucket(),
+                    largestBucketShare());
+        }
+        out.printf("  summary table     %,d rows (host, event type, hour), counting %,d events%n",
+                summaryRows(), summaryCount());
+        out.printf("  customers/orders  %,d customers, %,d orders (%s), %,d order index rows%n", customers(),
+                orders(), orderDesign(), orderIndexRows());
+        DemoSummary.CustomerScan scan = customerScan();
+        out.printf("  everything about customer %s (%s), one scan [%s, %s):%n", scan.customerNumber(), scan.name(),
+                scan.startRow(), scan.stopRow());
+        int shown = 0;
+        for (DemoSummary.ScannedRow row : scan.rows()) {
+            if (shown++ == 12) {
+                out.printf("    ... %d more rows (all of them with --json)%n", scan.rows().size() - 12);
+                break;
+            }
+            out.printf("    %-18s %s%n      %s%n", row.recordType(), row.content(), row.rowKey());
+        }
+        out.printf("  rows read back:%n");
+        for (DemoSummary.SampleRow row : sample()) {
+            out.printf("    %s%n      = %s  %s  %s  %s  \"%s\"  (%s)%n", row.rowKey(), row.decodedKey(), row.time(),
+                    row.hostname(), row.eventType(), row.message(), row.foundVia());
+        }
     }
 }

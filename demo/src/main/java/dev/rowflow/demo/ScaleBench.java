@@ -111,10 +111,10 @@ final class ScaleBench {
         String topic = "bench-" + name;
         KafkaTopics.createIfAbsent(admin, topic, Optional.of(PARTITIONS), Duration.ofSeconds(60));
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        List<ExternalBench.RowflowJvm> instances = new ArrayList<>();
+        List<RowflowJvm> instances = new ArrayList<>();
         try {
             for (int i = 0; i < shape.instances(); i++) {
-                instances.add(ExternalBench.RowflowJvm.start(base, name, i,
+                instances.add(RowflowJvm.start(base, name, i,
                         Map.of("kafka.num.stream.threads", Integer.toString(shape.threads())), topic, "avro",
                         jvmOptions, dir));
             }
@@ -136,18 +136,18 @@ final class ScaleBench {
             CpuMeter machine = null;
             while (true) {
                 instances.forEach(jvm -> jvm.check(deadline, "rows of every event"));
-                List<ExternalBench.Progress> progress = instances.stream().map(jvm -> progress(http, jvm)).toList();
+                List<RowflowJvm.Progress> progress = instances.stream().map(jvm -> progress(http, jvm)).toList();
                 if (t0 == 0 && progress.stream().anyMatch(p -> p.consumed() > 0)) {
                     t0 = System.nanoTime();
                     cpu0 = cpuSeconds(instances);
                     machine = new CpuMeter();
                 }
-                if (t0 != 0 && progress.stream().mapToLong(ExternalBench.Progress::sent).sum() >= rows) {
+                if (t0 != 0 && progress.stream().mapToLong(RowflowJvm.Progress::sent).sum() >= rows) {
                     double seconds = (System.nanoTime() - t0) / 1e9;
                     double cpu = cpuSeconds(instances) - cpu0;
                     double busy = machine.stop().machineBusy();
                     long peak = 0;
-                    for (ExternalBench.RowflowJvm jvm : instances) {
+                    for (RowflowJvm jvm : instances) {
                         peak = Math.max(peak, jvm.jvm().peakRssMb());
                     }
                     ExternalBench.awaitCommitted(admin, instances.get(0), events.size());
@@ -158,7 +158,7 @@ final class ScaleBench {
                 Thread.sleep(50);
             }
         } finally {
-            for (ExternalBench.RowflowJvm jvm : instances) {
+            for (RowflowJvm jvm : instances) {
                 jvm.close();
             }
         }
@@ -179,18 +179,18 @@ final class ScaleBench {
                 && description.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
     }
 
-    private static ExternalBench.Progress progress(java.net.http.HttpClient http, ExternalBench.RowflowJvm jvm) {
+    private static RowflowJvm.Progress progress(java.net.http.HttpClient http, RowflowJvm jvm) {
         try {
-            return ExternalBench.progress(http, jvm.metrics());
+            return RowflowJvm.progress(http, jvm.metrics());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
     }
 
-    private static double cpuSeconds(List<ExternalBench.RowflowJvm> instances) throws java.io.IOException {
+    private static double cpuSeconds(List<RowflowJvm> instances) throws java.io.IOException {
         double sum = 0;
-        for (ExternalBench.RowflowJvm jvm : instances) {
+        for (RowflowJvm jvm : instances) {
             sum += jvm.jvm().cpuSeconds();
         }
         return sum;
