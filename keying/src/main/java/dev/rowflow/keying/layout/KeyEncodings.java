@@ -33,8 +33,9 @@ public final class KeyEncodings {
     /**
      * {@code md5}: the 16-byte MD5 digest of the value's UTF-8 bytes (seed 002, 1.11.1.4
      * "Composite Rowkey With Hashes"). Fixed width, so no terminator; spreads writes; not
-     * recoverable and in no useful order. Example: {@code "web-01"} -> 16 bytes
-     * {@code 4F 8D ...}; decoding gives a {@link HashedValue}.
+     * recoverable and in no useful order. Any text is hashed, NUL included (the digest has no
+     * terminator to confuse). Example: {@code "web-01"} -> 16 bytes {@code 4F 8D ...}; decoding
+     * gives a {@link HashedValue}.
      */
     public static final KeyEncoding MD5 = new Md5();
 
@@ -178,7 +179,8 @@ public final class KeyEncodings {
         public int encode(Object value, boolean last, byte[] dst, int offset) {
             String text = text(value);
             byte[] scratch = SCRATCH.get();
-            int length = Utf8.length(text);
+            // Hashed bytes never end a part: a NUL in the value is as good as any character.
+            int length = Utf8.length(text, false);
             if (length > scratch.length) {
                 scratch = new byte[Math.max(length, scratch.length * 2)];
                 SCRATCH.set(scratch);

@@ -4,20 +4,32 @@ import dev.rowflow.keying.InvalidEventException;
 
 /**
  * UTF-8 straight into a key array: {@link String#getBytes} would allocate a second array per
- * part. Refuses NUL (the part terminator), unpaired surrogates (they have no UTF-8 form) and
- * U+FFFD (the mark of bytes that were not UTF-8 when the value was decoded).
+ * part. Refuses unpaired surrogates (they have no UTF-8 form) and U+FFFD (the mark of bytes that
+ * were not UTF-8 when the value was decoded); and NUL where the bytes are the key part's own
+ * (NUL ends a text part), never where they are only hashed.
  */
 final class Utf8 {
     private Utf8() {
     }
 
+    /** The UTF-8 length of a text part's value, NUL refused: it would end the part. */
     static int length(String s) {
+        return length(s, true);
+    }
+
+    /**
+     * The UTF-8 length of {@code s}.
+     *
+     * @param refuseNul whether NUL is refused: true where the bytes are the key's, false where
+     *                  they are hashed (an {@code md5} part takes any text)
+     */
+    static int length(String s, boolean refuseNul) {
         int n = s.length();
         int bytes = n;
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
-                if (c == 0) {
+                if (c == 0 && refuseNul) {
                     throw new InvalidEventException("text key part", s, "must not contain the NUL character (it ends key parts)");
                 }
             } else if (c < 0x800) {

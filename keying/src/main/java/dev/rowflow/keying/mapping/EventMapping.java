@@ -142,7 +142,8 @@ public final class EventMapping {
                             + " to the columns", null);
                 }
             }
-            indexes.add(new Index(index.table(), plan, storedAs));
+            indexes.add(new Index(index.name(), index.table(), plan, storedAs, index.skipWhenMissing(),
+                    new java.util.concurrent.atomic.LongAdder()));
         }
         KeyPlan summary = null;
         if (spec.summary() != null) {
@@ -196,6 +197,15 @@ public final class EventMapping {
             return SUMMARY_FAMILY;
         }
         return INDEX_FAMILY;
+    }
+
+    /**
+     * Records that had no row in sparse index {@code name} (a part's value absent or null) since
+     * the mapping was compiled; counted across threads.
+     */
+    public long indexRowsSkipped(String name) {
+        return indexes.stream().filter(index -> index.name.equals(name)).mapToLong(index -> index.skipped.sum())
+                .sum();
     }
 
     /** The index tables, in declared order. */
@@ -271,8 +281,12 @@ public final class EventMapping {
         List<Row> rows = new ArrayList<>(1 + indexes.size());
         rows.add(new Row(spec.dataTable(), dataKey, eventTime, cells));
         for (Index index : indexes) {
-            rows.add(indexRow(index.table, index.plan.layout.encodeParts(index.plan.values(record, eventTime, eventTime)),
-                    dataKey, eventTime));
+            Object[] values = index.plan.values(record, eventTime, index.skipWhenMissing);
+            if (values == null) {
+                index.skipped.increment();
+                continue;
+            }
+            rows.add(indexRow(index.table, index.plan.layout.encodeParts(values), dataKey, eventTime));
         }
         return rows;
     }
@@ -351,7 +365,9 @@ public final class EventMapping {
 
     // ---------------------------------------------------------------- compiled pieces
 
-    private record Index(TableRole table, KeyPlan plan, byte[][] storedAs) {
+    /** @param skipped records that had no row in this sparse index, since start */
+    private record Index(String name, TableRole table, KeyPlan plan, byte[][] storedAs, boolean skipWhenMissing,
+                         java.util.concurrent.atomic.LongAdder skipped) {
     }
 
     /**

@@ -89,10 +89,26 @@ final class KeyPlan {
      * @param eventTime the event time, for messages
      */
     Object[] values(Map<String, Object> record, long time, long eventTime) {
+        return values(record, time, false);
+    }
+
+    /**
+     * The same, or null if {@code nullWhenLacking} and a part over a field has no value in the
+     * record (absent or null): the record has no row in a sparse index.
+     */
+    Object[] values(Map<String, Object> record, long time, boolean nullWhenLacking) {
         Object[] values = new Object[paths.length];
         for (int i = 0; i < paths.length; i++) {
             FieldPath path = paths[i];
-            values[i] = path == null ? (Object) time : keyValue(path, path.resolve(record), textual[i]);
+            if (path == null) {
+                values[i] = time;
+                continue;
+            }
+            Object value = path.resolve(record);
+            if (nullWhenLacking && (value == null || value == RecordTree.NULL)) {
+                return null;
+            }
+            values[i] = keyValue(path, value, textual[i]);
         }
         return values;
     }

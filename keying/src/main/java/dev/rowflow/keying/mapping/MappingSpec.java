@@ -60,8 +60,17 @@ public record MappingSpec(TableRole dataTable, String family, String keyLayout, 
      * A dual-written index table: its rows, keyed by {@code keyLayout} over field paths, hold the
      * data row's key in {@code i:r}. Its key parts must be columns of the data row (or the event
      * time), so that index verify and backfill can rebuild an index row from the data row.
+     *
+     * @param skipWhenMissing a record without a value (absent or null) for one of the key's parts:
+     *                        true, it has no row in this index and its data row is written (a
+     *                        sparse index); false, the record is set aside
      */
-    public record IndexSpec(String name, TableRole table, String keyLayout) {
+    public record IndexSpec(String name, TableRole table, String keyLayout, boolean skipWhenMissing) {
+
+        /** A sparse index: records without a value for one of its parts have no row in it. */
+        public IndexSpec(String name, TableRole table, String keyLayout) {
+            this(name, table, keyLayout, true);
+        }
     }
 
     /**

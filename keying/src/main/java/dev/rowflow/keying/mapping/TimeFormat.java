@@ -44,6 +44,11 @@ import java.util.Objects;
  *       offset or zone</td>
  *       <td>{@code 22/Nov/2026:08:00:00 +0000} with {@code pattern:dd/MMM/yyyy:HH:mm:ss Z}</td>
  *       <td>{@code 1795334400000}</td></tr>
+ *   <tr><td>{@code f1, f2, ...}</td><td>what any of the formats takes, tried in order: the
+ *       first that reads the value wins (a topic whose producers, or whose producer's versions,
+ *       write the time differently)</td>
+ *       <td>{@code 1795334400.5} or {@code 2026-11-22T08:00:00Z} with {@code epoch-s, iso8601}</td>
+ *       <td>{@code 1795334400500}, {@code 1795334400000}</td></tr>
  * </table>
  *
  * Epoch formats also take Avro {@code double}/{@code float} values, floored after scaling: a
@@ -55,7 +60,7 @@ import java.util.Objects;
  * <p>Parsed once per input; immutable and thread-safe. Converting allocates nothing for epoch
  * numbers and only java.time's own parse state for strings.
  */
-public sealed interface TimeFormat permits TimeFormat.Epoch, TimeFormat.Iso8601, TimeFormat.Pattern {
+public sealed interface TimeFormat permits TimeFormat.Epoch, TimeFormat.Iso8601, TimeFormat.Pattern, TimeFormat.FirstOf {
 
     /** The spec as configured, e.g. {@code "epoch-ms"} or {@code "pattern:yyyy-MM-dd HH:mm:ss"}. */
     String spec();
@@ -80,6 +85,11 @@ public sealed interface TimeFormat permits TimeFormat.Epoch, TimeFormat.Iso8601,
         if (spec == null) {
             throw new IllegalArgumentException("time format is missing; valid forms: " + validForms());
         }
+        String[] list = FirstOf.SEPARATOR.split(spec);
+        return list.length == 1 ? parseOne(spec, zone) : FirstOf.of(spec, list, zone);
+    }
+
+    private static TimeFormat parseOne(String spec, ZoneId zone) {
         for (Epoch epoch : Epoch.values()) {
             if (epoch.spec.equals(spec)) {
                 return epoch;
@@ -448,6 +458,108 @@ public sealed interface TimeFormat permits TimeFormat.Epoch, TimeFormat.Iso8601,
         }
     }
 
+    // ---------------------------------------------------------------- several
+
+    /**
+     * Several formats tried in order; the first that reads the value gives its time. A format is
+     * tried only on values of a kind it takes (numbers and numeric text for epoch formats, text
+     * for the others), so the usual mix -- numbers from one producer, ISO-8601 text from another
+     * -- costs no failed parse.
+     *
+     * @param formats two or more, none of them a list, each reachable
+     */
+    record FirstOf(String spec, List<TimeFormat> formats) implements TimeFormat {
+        /**
+         * A comma before a format name: commas inside a pattern ({@code pattern:EEE, dd MMM yyyy})
+         * are followed by pattern letters, never by a format name.
+         */
+        static final java.util.regex.Pattern SEPARATOR =
+                java.util.regex.Pattern.compile("\\s*,\\s*(?=epoch-|iso8601|pattern:)");
+
+        public FirstOf {
+            formats = List.copyOf(formats);
+        }
+
+        static FirstOf of(String spec, String[] specs, ZoneId zone) {
+            List<TimeFormat> formats = new java.util.ArrayList<>();
+            for (String one : specs) {
+                TimeFormat format;
+                try {
+                    format = parseOne(one, zone);
+                } catch (IllegalArgumentException e) {
+                    String problem = e.getMessage().substring(("time format '" + one + "' ").length(),
+                            e.getMessage().indexOf("; valid forms"));
+                    throw badSpec(spec, "has '" + one + "', which " + problem);
+                }
+                for (TimeFormat earlier : formats) {
+                    if (earlier.equals(format)) {
+                        throw badSpec(spec, "names " + one + " twice");
+                    }
+                    if (earlier instanceof Epoch && format instanceof Epoch) {
+                        throw badSpec(spec, "has " + format.spec() + " after " + earlier.spec() + ", which takes every "
+                                + "number first: one epoch unit per list (a time field's unit cannot be told from "
+                                + "its value)");
+                    }
+                }
+                formats.add(format);
+            }
+            return new FirstOf(spec, formats);
+        }
+
+        @Override
+        public long millis(String path, Object value) {
+            StringBuilder reasons = null;
+            for (TimeFormat format : formats) {
+                if (!takes(format, value)) {
+                    continue;
+                }
+                try {
+                    return format.millis(path, value);
+                } catch (InvalidEventException e) {
+                    String reason = e.getMessage();
+                    // "invalid <path> '<value>': <reason>": the path and value are said once, below.
+                    int colon = reason.indexOf("': ");
+                    reasons = (reasons == null ? new StringBuilder() : reasons.append("; "))
+                            .append(format.spec()).append(": ").append(colon < 0 ? reason : reason.substring(colon + 3));
+                }
+            }
+            throw invalid(path, value, "matches none of the time formats " + spec
+                    + (reasons == null ? " (" + RecordTree.kind(value) + ")" : " (" + reasons + ")"));
+        }
+
+        /** Whether {@code format} could read a value of this kind at all. */
+        private static boolean takes(TimeFormat format, Object value) {
+            if (format instanceof Epoch) {
+                return value instanceof Number || value instanceof String text && numeric(text);
+            }
+            return value instanceof String;
+        }
+
+        /** Digits with at most one '.', an optional leading '-': text an epoch format reads (a date has '-' and ':'). */
+        private static boolean numeric(String text) {
+            int n = text.length();
+            int i = n > 1 && text.charAt(0) == '-' ? 1 : 0;
+            boolean dot = false;
+            boolean digit = false;
+            for (; i < n; i++) {
+                char c = text.charAt(i);
+                if (c >= '0' && c <= '9') {
+                    digit = true;
+                } else if (c == '.' && !dot) {
+                    dot = true;
+                } else {
+                    return false;
+                }
+            }
+            return digit;
+        }
+
+        @Override
+        public String toString() {
+            return spec;
+        }
+    }
+
     // ---------------------------------------------------------------- shared
 
     private static long epochMillis(String path, Object value, TemporalAccessor parsed, String expected) {
@@ -490,6 +602,7 @@ public sealed interface TimeFormat permits TimeFormat.Epoch, TimeFormat.Iso8601,
     }
 
     private static String validForms() {
-        return "epoch-ms, epoch-s, epoch-us, epoch-ns, iso8601, pattern:<java.time DateTimeFormatter pattern>";
+        return "epoch-ms, epoch-s, epoch-us, epoch-ns, iso8601, pattern:<java.time DateTimeFormatter pattern>, or "
+                + "several of them separated by commas, tried in order";
     }
 }

@@ -141,6 +141,21 @@ class KeyEncodingsTest {
         assertThat(KeyEncodings.TEXT.evenlySpread()).isFalse();
     }
 
+    @Test
+    void shouldHashAnyTextButKeepNulOutOfTextWhoseBytesAreTheKey() throws Exception {
+        String withNul = "line one\u0000line two";
+        byte[] digest = java.security.MessageDigest.getInstance("MD5")
+                .digest(withNul.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(encode(KeyEncodings.MD5, withNul, false)).isEqualTo(digest);
+        assertThat(encode(KeyEncodings.MD5, withNul, false)).isNotEqualTo(encode(KeyEncodings.MD5, "line one", false));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> encode(KeyEncodings.TEXT, withNul, true))
+                .isInstanceOf(dev.rowflow.keying.InvalidEventException.class)
+                .hasMessageContaining("must not contain the NUL character (it ends key parts)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> encode(KeyEncodings.MD5, "bad \uFFFD", true))
+                .as("bytes that were not UTF-8 still merge into one digest: refused")
+                .hasMessageContaining("U+FFFD");
+    }
+
     private static int count(boolean[] seen) {
         int n = 0;
         for (boolean b : seen) {

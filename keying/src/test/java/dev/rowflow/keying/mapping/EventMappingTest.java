@@ -58,6 +58,12 @@ class EventMappingTest {
                     List.of(new MappingSpec.IndexSpec("by_host", BY_HOST, layout)), summary, maxCellBytes);
         }
 
+        /** An index that sets aside records without a value for one of its parts. */
+        Spec strictIndex(String layout) {
+            return new Spec(keyLayout, columns, recordTime, bucket,
+                    List.of(new MappingSpec.IndexSpec("by_host", BY_HOST, layout, false)), summary, maxCellBytes);
+        }
+
         Spec summary(String layout, long periodMillis) {
             return new Spec(keyLayout, columns, recordTime, bucket, indexes,
                     new MappingSpec.SummarySpec(SUMMARY, layout, periodMillis), maxCellBytes);
@@ -142,6 +148,29 @@ class EventMappingTest {
         assertThat(mapping.indexTables()).containsExactly(BY_HOST);
         assertThat(mapping.familyOf(DATA)).isEqualTo(D);
         assertThat(mapping.familyOf(BY_HOST)).isEqualTo(bytes("i"));
+    }
+
+    @Test
+    void shouldWriteTheDataRowAndNoIndexRowWhenAnIndexPartHasNoValue() {
+        // Filebeat: event.dataset only on module events; plain lines have none.
+        String index = "event.dataset:text, @timestamp:rts";
+        EventMapping sparse = Spec.of(DATA_LAYOUT, "message=m, event.dataset=ds").index(index).compile();
+        String plain = EVENT;
+        String module = EVENT.replace("\"status\":200", "\"status\":200,\"event\":{\"dataset\":\"nginx.access\"}");
+        String nullDataset = EVENT.replace("\"status\":200", "\"status\":200,\"event\":{\"dataset\":null}");
+
+        assertThat(rowsOf(sparse, plain)).extracting(Row::table).containsExactly(DATA);
+        assertThat(rowsOf(sparse, nullDataset)).extracting(Row::table).containsExactly(DATA);
+        assertThat(rowsOf(sparse, module)).extracting(Row::table).containsExactly(DATA, BY_HOST);
+        assertThat(sparse.indexRowsSkipped("by_host")).isEqualTo(2);
+        // A value that is there but cannot be a key part is still the record's fault.
+        assertInvalid(sparse, EVENT.replace("\"status\":200", "\"status\":200,\"event\":{\"dataset\":\"\"}"),
+                "event.dataset", "invalid event.dataset '': must not be empty");
+        // The data key stays strict, and an index may be too.
+        assertInvalid(Spec.of(DATA_LAYOUT, "message=m, event.dataset=ds").strictIndex(index).compile(), plain,
+                "event.dataset", "invalid event.dataset null: is missing: it is part of the row key");
+        assertThat(Spec.of(DATA_LAYOUT, "message=m, event.dataset=ds").strictIndex(index).compile()
+                .indexRowsSkipped("by_host")).isZero();
     }
 
     @Test

@@ -23,7 +23,8 @@ class TimeFormatTest {
     /** 2026-11-22T08:00:00.123Z, the instant of the shippers' golden values. */
     private static final long GOLDEN = 1795334400123L;
     private static final String VALID_FORMS =
-            "valid forms: epoch-ms, epoch-s, epoch-us, epoch-ns, iso8601, pattern:<java.time DateTimeFormatter pattern>";
+            "valid forms: epoch-ms, epoch-s, epoch-us, epoch-ns, iso8601, pattern:<java.time DateTimeFormatter pattern>, "
+                    + "or several of them separated by commas, tried in order";
 
     private static long millis(String spec, Object value) {
         return TimeFormat.parse(spec, UTC).millis("ts", value);
@@ -280,6 +281,10 @@ class TimeFormatTest {
             "pattern:yyyy-MM-dd bb       | has a bad pattern (Unknown pattern letter: b)",
             "pattern:HH:mm:ss            | has a pattern that gives no complete date and time",
             "pattern:YYYY-MM-dd HH:mm:ss | has a pattern that gives no complete date and time",
+            "epoch-s, iso8601, epoch-s   | names epoch-s twice",
+            "epoch-s, epoch-ms           | has epoch-ms after epoch-s, which takes every number first: one epoch unit per list (a time field's unit cannot be told from its value)",
+            "iso8601, epoch-minutes      | has 'epoch-minutes', which is unknown",
+            "iso8601, pattern:HH:mm      | has 'pattern:HH:mm', which has a pattern that gives no complete date and time",
     })
     void shouldRejectBadSpecsNamingThem(String spec, String problem) {
         assertThatThrownBy(() -> TimeFormat.parse(spec, UTC))
@@ -292,5 +297,42 @@ class TimeFormatTest {
         assertThatThrownBy(() -> TimeFormat.parse(null, UTC))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("time format is missing; " + VALID_FORMS);
+    }
+
+    // ---------------------------------------------------------------- several formats
+
+    @Test
+    void shouldTakeTheFirstFormatThatReadsTheValue() {
+        // Fluent Bit before and after a configuration change: epoch seconds as a double, then ISO-8601 text.
+        TimeFormat format = TimeFormat.parse("epoch-s, iso8601", UTC);
+        assertThat(format.millis("ts", 1795334400.123)).isEqualTo(GOLDEN);
+        assertThat(format.millis("ts", "1795334400.123")).isEqualTo(GOLDEN);
+        assertThat(format.millis("ts", "2026-11-22T08:00:00.123Z")).isEqualTo(GOLDEN);
+        assertThat(format.millis("ts", "2026-11-22 09:00:00.123+01:00")).isEqualTo(GOLDEN);
+        assertThat(format.spec()).isEqualTo("epoch-s, iso8601");
+        assertThat(TimeFormat.parse("epoch-s,iso8601", UTC).millis("ts", 1795334400.123)).isEqualTo(GOLDEN);
+        // A comma inside a pattern is the pattern's: only a comma before a format name separates.
+        TimeFormat rfc1123 = TimeFormat.parse("iso8601, pattern:EEE, dd MMM yyyy HH:mm:ss.SSS z", UTC);
+        assertThat(rfc1123.millis("ts", "Sun, 22 Nov 2026 08:00:00.123 GMT")).isEqualTo(GOLDEN);
+        assertThat(rfc1123.millis("ts", "2026-11-22T08:00:00.123Z")).isEqualTo(GOLDEN);
+        assertThat(TimeFormat.parse("pattern:EEE, dd MMM yyyy HH:mm:ss.SSS z", UTC).millis("ts",
+                "Sun, 22 Nov 2026 08:00:00.123 GMT")).isEqualTo(GOLDEN);
+        // The order is the user's: a pattern first wins over iso8601 where both read the value.
+        TimeFormat local = TimeFormat.parse("pattern:yyyy-MM-dd HH:mm:ss, epoch-ms", BERLIN);
+        assertThat(local.millis("ts", "2026-11-22 09:00:00")).isEqualTo(GOLDEN - 123);
+        assertThat(local.millis("ts", 1795334400123L)).isEqualTo(GOLDEN);
+    }
+
+    @Test
+    void shouldNameEveryFormatTriedWhenNoneReadsTheValue() {
+        assertInvalid("epoch-s, iso8601", "yesterday", "invalid ts 'yesterday': matches none of the time formats "
+                + "epoch-s, iso8601 (iso8601: not an ISO-8601 time with an offset: could not be "
+                + "parsed at index 0)");
+        assertInvalid("epoch-s, iso8601", true, "invalid ts 'true': matches none of the time formats epoch-s, iso8601 "
+                + "(a boolean)");
+        assertInvalid("iso8601, pattern:dd/MMM/yyyy:HH:mm:ss Z", 5L, "invalid ts '5': matches none of the time formats "
+                + "iso8601, pattern:dd/MMM/yyyy:HH:mm:ss Z (a whole number)");
+        assertInvalid("epoch-ms, iso8601", 1e300, "invalid ts '1.0E300': matches none of the time formats epoch-ms, "
+                + "iso8601 (epoch-ms: beyond the 64-bit range of epoch milliseconds)");
     }
 }

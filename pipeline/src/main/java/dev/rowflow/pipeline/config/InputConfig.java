@@ -64,6 +64,9 @@ public final class InputConfig extends AbstractConfig {
     public static final String REGISTRY_RETRY_BACKOFF_MAX_MS = "registry.retry.backoff.max.ms";
     public static final String TIME = "time";
     public static final String TIME_FORMAT = "time.format";
+    /** Per index: what a record without a value for one of the index key's parts does. */
+    public static final String WHEN_MISSING = "when.missing";
+    public static final String WHEN_MISSING_SKIP = "skip";
     public static final String TIME_ZONE = "time.zone";
     public static final String TIME_MISSING = "time.missing";
     public static final String TABLE = "table";
@@ -174,7 +177,9 @@ public final class InputConfig extends AbstractConfig {
                                 + "record, and the value of key parts over this path.")
                 .define(TIME_FORMAT, Type.STRING, "iso8601", new TimeFormatValidator(), Importance.HIGH,
                         "How the time value reads: epoch-ms, epoch-s (a fraction allowed), epoch-us, epoch-ns, "
-                                + "iso8601 (RFC 3339, any fraction, an offset), or pattern:<java.time pattern>.")
+                                + "iso8601 (RFC 3339, any fraction, an offset), or pattern:<java.time pattern>; or "
+                                + "several, comma-separated, tried in order (the first that reads the value wins): "
+                                + "epoch-s, iso8601.")
                 .define(TIME_ZONE, Type.STRING, "UTC", new ZoneValidator(), Importance.LOW,
                         "Zone of pattern times that carry none.")
                 .define(TIME_MISSING, Type.STRING, MISSING_DEAD_LETTER,
@@ -213,7 +218,12 @@ public final class InputConfig extends AbstractConfig {
                             + "; empty: <table>_" + index + ".")
                     .define(prefix + KEY, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                             Importance.HIGH, "Row key of index " + index + " over field paths, each part a column of the "
-                                    + "data row or the time path; its rows hold the data row key in i:r.");
+                                    + "data row or the time path; its rows hold the data row key in i:r.")
+                    .define(prefix + WHEN_MISSING, Type.STRING, WHEN_MISSING_SKIP,
+                            ConfigDef.ValidString.in(WHEN_MISSING_SKIP, MISSING_DEAD_LETTER), Importance.MEDIUM,
+                            "A record without a value (absent or null) for a part of index " + index + "'s key: skip "
+                                    + "writes its data row and no row of this index (a sparse index, counted in "
+                                    + "rowflow_index_rows_skipped_total); dead-letter sets the record aside.");
             TableSettings.define(def, prefix + TABLE);
         }
         return def;
@@ -364,7 +374,8 @@ public final class InputConfig extends AbstractConfig {
     public MappingSpec mappingSpec() {
         List<MappingSpec.IndexSpec> indexSpecs = new ArrayList<>();
         for (String index : indexes) {
-            indexSpecs.add(new MappingSpec.IndexSpec(index, indexRole(index), getString("index." + index + "." + KEY)));
+            indexSpecs.add(new MappingSpec.IndexSpec(index, indexRole(index), getString("index." + index + "." + KEY),
+                    getString("index." + index + "." + WHEN_MISSING).equals(WHEN_MISSING_SKIP)));
         }
         String summaryKey = getString(SUMMARY_KEY);
         List<ColumnSpec> columns;
@@ -418,7 +429,7 @@ public final class InputConfig extends AbstractConfig {
 
         @Override
         public String toString() {
-            return "epoch-ms, epoch-s, epoch-us, epoch-ns, iso8601, pattern:<pattern>";
+            return "epoch-ms, epoch-s, epoch-us, epoch-ns, iso8601, pattern:<pattern>, or several comma-separated";
         }
     }
 

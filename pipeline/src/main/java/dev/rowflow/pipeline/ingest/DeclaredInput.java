@@ -13,6 +13,7 @@ import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
 import dev.rowflow.pipeline.topology.InputTopology;
 import dev.rowflow.sinks.hbase.TableDefinition;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.kafka.common.config.ConfigException;
@@ -140,10 +141,16 @@ public final class DeclaredInput implements Ingest {
                 wiring.flushBeforeCommit());
     }
 
+    /** The registry's requests, if it reads through one, and each sparse index's records without a row in it. */
     @Override
     public void bindTo(MeterRegistry meters) {
         if (format instanceof RegistryAvroFormat registry) {
             registry.bindTo(meters, name);
+        }
+        for (String index : indexes().keySet()) {
+            FunctionCounter.builder("rowflow.index.rows.skipped", mapping, m -> m.indexRowsSkipped(index))
+                    .description("Records written without a row in this sparse index: a part of its key had no value")
+                    .tag("input", name).tag("index", index).register(meters);
         }
     }
 

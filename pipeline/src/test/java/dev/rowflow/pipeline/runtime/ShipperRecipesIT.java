@@ -202,12 +202,15 @@ class ShipperRecipesIT {
 
     @Test
     void shouldIngestFluentBitRecords() throws Exception {
-        // Epoch seconds with microseconds, as Fluent Bit's double timestamps carry them.
-        IntFunction<BigDecimal> seconds = i -> BigDecimal.valueOf(millis(i) * 1000 + 456, 6);
+        // Epoch seconds with microseconds, as Fluent Bit's double timestamps carry them; every third
+        // record ISO-8601 text with microseconds, as after json_date_format iso8601 is set.
+        IntFunction<String> timestamp = i -> i % 3 == 0
+                ? "\"" + Instant.ofEpochMilli(millis(i)).plusNanos(456_000) + "\""
+                : BigDecimal.valueOf(millis(i) * 1000 + 456, 6).toPlainString();
         IntFunction<String> namespace = i -> i % 2 == 0 ? "shop" : "billing";
         IntFunction<String> pod = i -> "api-" + (i % 5);
         run(new Shipper("fluent-bit",
-                i -> "{\"@timestamp\":" + seconds.apply(i).toPlainString() + ",\"log\":\"GET /item/" + i
+                i -> "{\"@timestamp\":" + timestamp.apply(i) + ",\"log\":\"GET /item/" + i
                         + " 200\",\"stream\":\"stdout\",\"kubernetes\":{\"namespace_name\":\"" + namespace.apply(i)
                         + "\",\"pod_name\":\"" + pod.apply(i) + "\",\"container_name\":\"api\"}}",
                 ShipperRecipesIT::millis,
