@@ -204,6 +204,85 @@ class DeclaredInputsIT {
                 .startsWith("value of topic readings (").contains("is not a avro record");
     }
 
+    @Test
+    void shouldWriteEveryRecordAndIndexOnlyThoseThatHaveTheIndexKey() throws Exception {
+        // Filebeat: module events carry event.dataset, plain lines do not (or send it null).
+        Map<String, String> props = base("sparse");
+        props.put("inputs", "sparse");
+        props.put("input.sparse.topic", "sparse-json");
+        props.put("input.sparse.time", "@timestamp");
+        props.put("input.sparse.key", "bucket(4) | @timestamp:ts, seq:long");
+        props.put("input.sparse.columns", "message=m, event.dataset=ds, host.name=h, seq=s");
+        props.put("input.sparse.indexes", "dataset,host");
+        props.put("input.sparse.index.dataset.key", "event.dataset:text, @timestamp:rts, seq:long");
+        props.put("input.sparse.index.host.key", "host.name:text, seq:long");
+        props.put("input.sparse.index.host.when.missing", "dead-letter");
+        RowflowConfig config = new RowflowConfig(props);
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, "sparse-json", java.util.Optional.of(2), Duration.ofSeconds(30));
+        }
+        int module = 30;
+        int plain = 30;
+        int nullDataset = 10;
+        int hostless = 5;
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "sparse-json")) {
+            int seq = 0;
+            for (int i = 0; i < module; i++, seq++) {
+                producer.send("k", null, bytes(event("\"seq\":" + seq + ",\"host\":{\"name\":\"web\"},\"event\":"
+                        + "{\"dataset\":\"nginx.access\"}", null, "\"module " + i + "\"")));
+            }
+            for (int i = 0; i < plain; i++, seq++) {
+                producer.send("k", null, bytes(event("\"seq\":" + seq + ",\"host\":{\"name\":\"web\"}", null,
+                        "\"plain " + i + "\"")));
+            }
+            for (int i = 0; i < nullDataset; i++, seq++) {
+                producer.send("k", null, bytes(event("\"seq\":" + seq + ",\"host\":{\"name\":\"web\"},\"event\":"
+                        + "{\"dataset\":null}", null, "\"null dataset " + i + "\"")));
+            }
+            for (int i = 0; i < hostless; i++, seq++) {
+                producer.send("k", null, bytes(event("\"seq\":" + seq + ",\"event\":{\"dataset\":\"app\"}", null,
+                        "\"hostless " + i + "\"")));
+            }
+            producer.flush();
+        }
+
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        double skipped;
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, meters);
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            PipelineRuns.awaitCommitted(pipeline, admin, config, "sparse-json", module + plain + nullDataset + hostless);
+            skipped = meters.get("rowflow.index.rows.skipped").tag("input", "sparse").tag("index", "dataset")
+                    .functionCounter().count();
+        }
+
+        int written = module + plain + nullDataset;
+        assertThat(scan("sparse")).hasSize(written);
+        assertThat(scan("sparse_dataset")).hasSize(module);
+        assertThat(scan("sparse_host")).hasSize(written);
+        assertThat(skipped).isEqualTo(plain + nullDataset);
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                "sparse-json.dead-letter", hostless);
+        assertThat(dead).hasSize(hostless).allSatisfy(record -> assertThat(TopicReader.header(record,
+                "__streams.errors.message")).isEqualTo("invalid host.name null: is missing: it is part of the row key"));
+        // Verify agrees: a data row without the index key has no index row by design, and is no problem.
+        try (dev.rowflow.pipeline.ingest.PipelinePlan plan = dev.rowflow.pipeline.ingest.PipelinePlan.build(config, null)) {
+            var input = plan.declaredInput("sparse").orElseThrow();
+            var role = input.indexes().get("dataset");
+            dev.rowflow.sinks.hbase.IndexReport report = new dev.rowflow.sinks.hbase.DualWriteIndex(
+                    stack.connection("hbase"), input.table(input.mapping().spec().dataTable()).orElseThrow(),
+                    input.table(role).orElseThrow(), input.indexMapping(), role).verify(5);
+            assertThat(report.clean()).as(report.toString()).isTrue();
+            assertThat(report.dataRows()).isEqualTo(written);
+            assertThat(report.indexRows()).isEqualTo(module);
+            assertThat(report.withoutKey()).isEqualTo(plain + nullDataset);
+        }
+    }
+
+    private static byte[] bytes(String json) {
+        return json.getBytes(StandardCharsets.UTF_8);
+    }
+
     private static String event(String fields, String time, String message) {
         return "{\"@timestamp\":\"" + (time == null ? "2026-11-22T08:00:00.000Z" : time) + "\"," + fields
                 + ",\"message\":" + message + "}";
