@@ -224,13 +224,16 @@ class ShipperRecipesIT {
         // RFC 3339 with nanoseconds and an offset of +01:00.
         IntFunction<String> time = i -> OffsetDateTime.ofInstant(Instant.ofEpochMilli(millis(i)).plusNanos(789_123),
                 java.time.ZoneOffset.ofHours(1)).toString();
+        // Every seventh line holds a NUL (a binary log line): the recipe's message:md5 part hashes it.
+        IntFunction<String> message = i -> "vector line " + i + (i % 7 == 0 ? "\u0000after a NUL" : "");
         run(new Shipper("vector",
-                i -> "{\"file\":\"/var/log/app.log\",\"host\":\"" + host(i) + "\",\"message\":\"vector line " + i
-                        + "\",\"source_type\":\"file\",\"timestamp\":\"" + time.apply(i) + "\"}",
+                i -> "{\"file\":\"/var/log/app.log\",\"host\":\"" + host(i) + "\",\"message\":\""
+                        + message.apply(i).replace("\u0000", "\\u0000") + "\",\"source_type\":\"file\",\"timestamp\":\""
+                        + time.apply(i) + "\"}",
                 ShipperRecipesIT::millis,
-                i -> new Object[] {millis(i), host(i), "vector line " + i},
-                i -> new Object[] {host(i), millis(i), "vector line " + i},
-                i -> "vector line " + i));
+                i -> new Object[] {millis(i), host(i), message.apply(i)},
+                i -> new Object[] {host(i), millis(i), message.apply(i)},
+                message));
     }
 
     /**
