@@ -10,9 +10,10 @@ final class LayoutSpec {
     private static final Pattern SALT = Pattern.compile("(bucket|hex|bin)\\((.*)\\)");
     /**
      * A part names a field: a plain name or a field path of a declared mapping ({@code host.name},
-     * {@code @timestamp}, {@code tags[0]}); the encoding follows the last colon.
+     * {@code @timestamp}, {@code tags[0]}, with fallbacks {@code host.name|host}); the encoding
+     * follows the last colon.
      */
-    private static final Pattern PART = Pattern.compile("([^,|:\\s][^,|\\s]*):([a-z0-9]+)");
+    private static final Pattern PART = Pattern.compile("([^,|:\\s][^,\\s]*):([a-z0-9]+)");
 
     private LayoutSpec() {
     }
@@ -22,13 +23,13 @@ final class LayoutSpec {
             throw new IllegalArgumentException("layout spec is empty");
         }
         String compact = spec.replaceAll("\\s+", "");
-        String[] saltAndParts = compact.split("\\|", -1);
-        if (saltAndParts.length > 2) {
-            throw new IllegalArgumentException("layout '" + spec + "': at most one '|' (salt | parts)");
-        }
-        Salt salt = saltAndParts.length == 2 ? salt(spec, saltAndParts[0]) : new Salt.None();
+        // A '|' after a salt separates it from the parts; any other '|' is a fallback in a part's
+        // path. Salts are written name(args), and no field path holds a '(' outside quotes.
+        int bar = compact.indexOf('|');
+        boolean salted = bar >= 0 && compact.substring(0, bar).indexOf('(') >= 0;
+        Salt salt = salted ? salt(spec, compact.substring(0, bar)) : new Salt.None();
         List<KeyPart> parts = new ArrayList<>();
-        for (String part : saltAndParts[saltAndParts.length - 1].split(",", -1)) {
+        for (String part : (salted ? compact.substring(bar + 1) : compact).split(",", -1)) {
             parts.add(part(spec, part, uids));
         }
         try {

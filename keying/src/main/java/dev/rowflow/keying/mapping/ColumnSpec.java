@@ -67,7 +67,8 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard) {
         if (qualifier != null && qualifier.indexOf('*') >= 0) {
             throw new IllegalArgumentException("column '" + entry + "': '*' in the qualifier of a single value");
         }
-        return new ColumnSpec(path, qualifier == null ? path.text() : qualifier, false);
+        // A fallback's cell is named after its first path (host.name | host -> host.name) unless given a qualifier.
+        return new ColumnSpec(path, qualifier == null ? path.alternatives().get(0).text() : qualifier, false);
     }
 
     private static FieldPath path(String entry, String text) {
@@ -81,7 +82,7 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard) {
     /** The spec form of this entry. */
     public String spec() {
         if (!wildcard) {
-            return qualifier.equals(path.text()) ? path.text() : path.text() + "=" + qualifier;
+            return qualifier.equals(path.alternatives().get(0).text()) ? path.text() : path.text() + "=" + qualifier;
         }
         String pathText = path == null ? "*" : path.text() + ".*";
         String defaultPrefix = path == null ? "" : path.text() + ".";

@@ -109,6 +109,9 @@ final class Columns {
             }
         }
         for (Wildcard wildcard : wildcards) {
+            if (path.hasFallbacks()) {
+                break; // a wildcard keeps each leaf under its own name: only an explicit column holds a fallback's value
+            }
             String under = wildcard.path == null ? "" : wildcard.path.text() + ".";
             if (path.text().startsWith(under) && path.text().length() > under.length()
                     && path.steps().stream().allMatch(step -> step instanceof String)
@@ -150,12 +153,14 @@ final class Columns {
         }
     }
 
-    /** Whether an explicit column names {@code path} or a path above it. */
+    /** Whether an explicit column names {@code path} or a path above it (any of a fallback's paths). */
     private static boolean namedByAColumn(List<Column> columns, String path) {
         for (Column column : columns) {
-            String named = column.path.text();
-            if (path.equals(named) || (path.startsWith(named) && path.charAt(named.length()) == '.')) {
-                return true;
+            for (FieldPath alternative : column.path.alternatives()) {
+                String named = alternative.text();
+                if (path.equals(named) || (path.startsWith(named) && path.charAt(named.length()) == '.')) {
+                    return true;
+                }
             }
         }
         return false;

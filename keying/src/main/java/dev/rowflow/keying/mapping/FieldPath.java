@@ -19,6 +19,11 @@ import java.util.Map;
  * </pre>
  * Examples: {@code host.name}, {@code @timestamp}, {@code tags[0]}, {@code kubernetes.labels."app.kubernetes.io/name"}.
  *
+ * <h2>Fallbacks</h2>
+ * {@code path | path | ...} resolves to the first of the paths whose value is present and not
+ * null ({@code host.name | host}: ECS records carry {@code host.name}, older ones a {@code host}
+ * string); to {@link RecordTree#NULL} if none has a value but one is null; else to null (absent).
+ *
  * <h2>Resolution</h2>
  * Each name is looked up in the object at hand. <b>Dotted keys</b>: where the nested path is
  * absent, the names that follow are tried joined with dots as one key, longest last -- so
@@ -40,10 +45,20 @@ public final class FieldPath {
      * once here so that resolving never concatenates.
      */
     private final String[][] dottedKeys;
+    /** The paths tried in order, or null for a single path. */
+    private final FieldPath[] alternatives;
+
+    private FieldPath(String text, FieldPath[] alternatives) {
+        this.text = text;
+        this.steps = alternatives[0].steps;
+        this.dottedKeys = alternatives[0].dottedKeys;
+        this.alternatives = alternatives;
+    }
 
     private FieldPath(String text, Object[] steps) {
         this.text = text;
         this.steps = steps;
+        this.alternatives = null;
         this.dottedKeys = new String[steps.length][];
         for (int i = 0; i < steps.length; i++) {
             if (!(steps[i] instanceof String first)) {
@@ -68,6 +83,48 @@ public final class FieldPath {
         if (text == null || text.isEmpty()) {
             throw new IllegalArgumentException("a field path must not be empty");
         }
+        List<String> choices = splitFallbacks(text);
+        if (choices.size() == 1) {
+            return parseOne(text);
+        }
+        FieldPath[] alternatives = new FieldPath[choices.size()];
+        for (int i = 0; i < alternatives.length; i++) {
+            String choice = choices.get(i).strip();
+            if (choice.isEmpty()) {
+                throw new IllegalArgumentException("field path '" + text + "': fallback " + (i + 1)
+                        + " is empty (expected 'path | path')");
+            }
+            alternatives[i] = parseOne(choice);
+            for (int j = 0; j < i; j++) {
+                if (alternatives[j].equals(alternatives[i])) {
+                    throw new IllegalArgumentException("field path '" + text + "': " + choice + " is a fallback twice");
+                }
+            }
+        }
+        return new FieldPath(String.join(" | ", choices.stream().map(String::strip).toList()), alternatives);
+    }
+
+    /** The text split at each '|' outside quotes. */
+    private static List<String> splitFallbacks(String text) {
+        List<String> choices = new ArrayList<>();
+        boolean quoted = false;
+        int start = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\' && quoted) {
+                i++;
+            } else if (c == '"') {
+                quoted = !quoted;
+            } else if (c == '|' && !quoted) {
+                choices.add(text.substring(start, i));
+                start = i + 1;
+            }
+        }
+        choices.add(text.substring(start));
+        return choices;
+    }
+
+    private static FieldPath parseOne(String text) {
         List<Object> steps = new ArrayList<>();
         int i = 0;
         int n = text.length();
@@ -146,13 +203,26 @@ public final class FieldPath {
         return text;
     }
 
-    /** The steps: each a {@link String} name or an {@link Integer} array index. */
+    /** The steps: each a {@link String} name or an {@link Integer} array index (of the first fallback). */
     public List<Object> steps() {
         return List.of(steps);
     }
 
+    /** The paths tried in order: this one alone unless it has fallbacks. */
+    public List<FieldPath> alternatives() {
+        return alternatives == null ? List.of(this) : List.of(alternatives);
+    }
+
+    /** Whether this path has fallbacks ({@code a | b}). */
+    public boolean hasFallbacks() {
+        return alternatives != null;
+    }
+
     /** Whether {@code other} is this path or lies under it ({@code a.b} is under {@code a}). */
     public boolean covers(FieldPath other) {
+        if (alternatives != null || other.alternatives != null) {
+            return equals(other);
+        }
         if (other.steps.length < steps.length) {
             return false;
         }
@@ -170,7 +240,18 @@ public final class FieldPath {
      * null if absent.
      */
     public Object resolve(Map<String, Object> record) {
-        return resolve(record, 0);
+        if (alternatives == null) {
+            return resolve(record, 0);
+        }
+        Object found = null;
+        for (FieldPath alternative : alternatives) {
+            Object value = alternative.resolve(record, 0);
+            if (value != null && value != RecordTree.NULL) {
+                return value;
+            }
+            found = found == null ? value : found;
+        }
+        return found;
     }
 
     private Object resolve(Object node, int from) {
@@ -210,12 +291,13 @@ public final class FieldPath {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof FieldPath p && java.util.Arrays.equals(steps, p.steps);
+        return o instanceof FieldPath p && (alternatives == null ? p.alternatives == null
+                && java.util.Arrays.equals(steps, p.steps) : java.util.Arrays.equals(alternatives, p.alternatives));
     }
 
     @Override
     public int hashCode() {
-        return java.util.Arrays.hashCode(steps);
+        return alternatives == null ? java.util.Arrays.hashCode(steps) : java.util.Arrays.hashCode(alternatives);
     }
 
     @Override

@@ -156,11 +156,17 @@ final class KeyPlan {
                 : new String(RecordTree.compactJson(value), StandardCharsets.UTF_8);
     }
 
+    /** Refuses a path no record of the format can have a value at: with fallbacks, when none of them can. */
     static void checkYield(Function<FieldPath, Optional<String>> yield, FieldPath path, String what) {
-        Optional<String> why = yield.apply(path);
-        if (why.isPresent()) {
-            throw new IllegalArgumentException(what + ": " + why.get());
+        List<String> reasons = new java.util.ArrayList<>();
+        for (FieldPath alternative : path.alternatives()) {
+            Optional<String> why = yield.apply(alternative);
+            if (why.isEmpty()) {
+                return;
+            }
+            reasons.add(why.get());
         }
+        throw new IllegalArgumentException(what + ": " + String.join("; ", reasons));
     }
 
     static FieldPath parsePath(String what, String text) {

@@ -174,6 +174,24 @@ class EventMappingTest {
     }
 
     @Test
+    void shouldKeyAndStoreTheFirstFallbackThatHasAValue() {
+        // Logstash across its 7 -> 8 upgrade: host a string before, host.name after.
+        String layout = "bucket(8) | @timestamp:ts, host.name | host:text";
+        EventMapping mapping = Spec.of(layout, "message=m, host.name | host").index("host.name | host:text, "
+                + "@timestamp:rts").compile();
+        String before = EVENT.replace("\"host\":{\"name\":\"web-01\"}", "\"host\":\"web-01\"");
+
+        List<Row> ecs = rowsOf(mapping, EVENT);
+        List<Row> legacy = rowsOf(mapping, before);
+
+        assertThat(legacy).isEqualTo(ecs);
+        assertThat(ecs.get(0).cells()).containsExactly(cell("m", "disk full"), cell("host.name", "web-01"));
+        assertThat(ecs.get(0).key()).isEqualTo(key(layout, T, "web-01"));
+        assertInvalid(mapping, EVENT.replace("\"host\":{\"name\":\"web-01\"}", "\"hostname\":\"web-01\""),
+                "host.name | host", "invalid host.name | host null: is missing: it is part of the row key");
+    }
+
+    @Test
     void shouldTakeTheEventTimeFromTheTimestampIntoTheKeyAndTheCells() {
         EventMapping mapping = Spec.of("@timestamp:ts", "message").compile();
         Map<String, Object> record = json(EVENT.replace("08:00:00.123Z", "09:00:00.5+01:00"));

@@ -29,6 +29,31 @@ class FieldPathTest {
     // ---------------------------------------------------------------- resolving
 
     @Test
+    void shouldTakeTheFirstFallbackThatHasAValue() {
+        // Logstash before and after its ECS upgrade: host a string, then host.name.
+        Map<String, Object> before = obj("host", "web-01");
+        Map<String, Object> after = obj("host", obj("name", "web-02", "hostname", "web-02"));
+        Map<String, Object> nullName = obj("host", obj("name", RecordTree.NULL), "hostname", "web-03");
+        FieldPath host = FieldPath.parse("host.name | host");
+
+        assertThat(host.resolve(after)).isEqualTo("web-02");
+        assertThat(host.resolve(before)).isEqualTo("web-01");
+        assertThat(resolve("host.name|hostname", nullName)).isEqualTo("web-03");
+        assertThat(resolve("host.name | nothing", nullName)).as("none has a value, one is null").isSameAs(RecordTree.NULL);
+        assertThat(resolve("nothing | nowhere", before)).isNull();
+        assertThat(host.text()).isEqualTo("host.name | host");
+        assertThat(host.alternatives()).containsExactly(FieldPath.parse("host.name"), FieldPath.parse("host"));
+        assertThat(host).isEqualTo(FieldPath.parse("host.name|host")).isNotEqualTo(FieldPath.parse("host | host.name"))
+                .isNotEqualTo(FieldPath.parse("host.name"));
+        assertThat(resolve("\"a|b\" | c", obj("a|b", "quoted"))).as("a '|' inside quotes is the name's")
+                .isEqualTo("quoted");
+        assertThatThrownBy(() -> FieldPath.parse("host.name | "))
+                .hasMessage("field path 'host.name | ': fallback 2 is empty (expected 'path | path')");
+        assertThatThrownBy(() -> FieldPath.parse("host | host"))
+                .hasMessage("field path 'host | host': host is a fallback twice");
+    }
+
+    @Test
     void shouldResolveNestedNames() {
         Map<String, Object> record = obj("host", obj("name", "a", "ip", List.of("10.0.0.1")));
 

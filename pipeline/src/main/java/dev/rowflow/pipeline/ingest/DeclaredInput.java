@@ -72,11 +72,14 @@ public final class DeclaredInput implements Ingest {
                 layouts.get(role)), input.key(tableKey), input.layoutKey(role))));
         return new DeclaredInput(input.name(), new Source(input.topic(), input.key(InputConfig.TOPIC),
                 input.deadLetterTopic(), "no such topic"), format, mapping, mapping, tables,
-                layout -> layout.parts().forEach(part -> format.cannotYield(FieldPath.parse(part.field()))
-                        .ifPresent(why -> {
-                            throw new IllegalArgumentException("part '" + part.spec() + "' of layout '" + layout.spec()
-                                    + "': " + why);
-                        })));
+                layout -> layout.parts().forEach(part -> {
+                    List<FieldPath> paths = FieldPath.parse(part.field()).alternatives();
+                    List<String> reasons = paths.stream().flatMap(path -> format.cannotYield(path).stream()).toList();
+                    if (reasons.size() == paths.size()) {
+                        throw new IllegalArgumentException("part '" + part.spec() + "' of layout '" + layout.spec()
+                                + "': " + String.join("; ", reasons));
+                    }
+                }));
     }
 
     @Override

@@ -191,8 +191,13 @@ class ShipperRecipesIT {
 
     @Test
     void shouldIngestLogstashEvents() throws Exception {
+        // A topic across the 7 -> 8 upgrade: every other record in the ECS shape (host.name, log.file.path).
         run(new Shipper("logstash",
-                i -> "{\"@timestamp\":\"" + Instant.ofEpochMilli(millis(i)) + "\",\"@version\":\"1\",\"host\":\""
+                i -> i % 2 == 0
+                        ? "{\"@timestamp\":\"" + Instant.ofEpochMilli(millis(i)) + "\",\"@version\":\"1\",\"host\":{\"name\":\""
+                        + host(i) + "\"},\"log\":{\"file\":{\"path\":\"/var/log/app.log\"}},\"event\":{\"original\":\"request "
+                        + i + "\"},\"type\":\"app\",\"message\":\"request " + i + "\"}"
+                        : "{\"@timestamp\":\"" + Instant.ofEpochMilli(millis(i)) + "\",\"@version\":\"1\",\"host\":\""
                         + host(i) + "\",\"path\":\"/var/log/app.log\",\"type\":\"app\",\"message\":\"request " + i + "\"}",
                 ShipperRecipesIT::millis,
                 i -> new Object[] {millis(i), host(i), "request " + i},
