@@ -35,8 +35,9 @@ import java.util.concurrent.TimeUnit;
  * declared input handles them: {@code tokens} is Jackson's tokenizer alone over every token,
  * string and number (the floor of any reader built on it); {@code read} parses the bytes into a
  * record tree; {@code rows} parses and makes the data row and the index row of the Filebeat
- * recipe (event time, key, columns with a wildcard). Run with {@code -prof gc} for the bytes
- * allocated per event.
+ * recipe (event time, key, columns with a wildcard); {@code rowsWithFallbacks} the same through
+ * the mapping written with fallbacks ({@code host.name | agent.hostname}) and two time formats
+ * ({@code epoch-ms, iso8601}). Run with {@code -prof gc} for the bytes allocated per event.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -48,20 +49,17 @@ import java.util.concurrent.TimeUnit;
 public class JsonMappingBenchmark {
     private final JsonFormat format = new JsonFormat();
     private EventMapping mapping;
+    private EventMapping fallbackMapping;
     private byte[][] events;
     private int next;
 
     @Setup
     public void setUp() {
-        mapping = EventMapping.compile(new MappingSpec(TableRole.of("bench.data"), "d",
-                        "bucket(16) | @timestamp:ts, host.name:text, log.file.path:md5, log.offset:long",
-                        ColumnSpec.parseList("message=m, host.name=h, event.dataset=e, log.level=l, log.file.path=f, "
-                                + "log.offset=o, *=x.*"),
-                        "@timestamp", TimeFormat.parse("iso8601", ZoneOffset.UTC), false, 0,
-                        List.of(new MappingSpec.IndexSpec("host", TableRole.of("bench.index.host"),
-                                "host.name:text, event.dataset:text, @timestamp:rts, log.file.path:md5, log.offset:long")),
-                        null, 1 << 20),
-                (UidResolver) null, path -> Optional.empty());
+        mapping = mapping("host.name", "@timestamp", "iso8601");
+        // The same mapping as a user writes it for a topic of two shapes: every host path with a
+        // fallback, the time with a fallback and two formats (the records take the first path and
+        // the second format: what the fallbacks cost where they are not needed).
+        fallbackMapping = mapping("host.name | agent.hostname", "@timestamp | event.created", "epoch-ms, iso8601");
         SplittableRandom random = new SplittableRandom(42);
         String[] datasets = {"nginx.access", "nginx.error", "system.auth", "system.syslog", "app.log"};
         events = new byte[1024][];
@@ -81,6 +79,19 @@ public class JsonMappingBenchmark {
                     + " - - \\\"GET /api/orders/" + random.nextInt(100_000) + " HTTP/1.1\\\" 200 " + random.nextInt(50_000)
                     + "\"}").getBytes(StandardCharsets.UTF_8);
         }
+    }
+
+    /** The Filebeat recipe's mapping with the host path, the time path and the time format given. */
+    private static EventMapping mapping(String host, String time, String timeFormat) {
+        return EventMapping.compile(new MappingSpec(TableRole.of("bench.data"), "d",
+                        "bucket(16) | " + time + ":ts, " + host + ":text, log.file.path:md5, log.offset:long",
+                        ColumnSpec.parseList("message=m, " + host + "=h, event.dataset=e, log.level=l, log.file.path=f, "
+                                + "log.offset=o, *=x.*"),
+                        time, TimeFormat.parse(timeFormat, ZoneOffset.UTC), false, 0,
+                        List.of(new MappingSpec.IndexSpec("host", TableRole.of("bench.index.host"),
+                                host + ":text, event.dataset:text, " + time + ":rts, log.file.path:md5, log.offset:long")),
+                        null, 1 << 20),
+                (UidResolver) null, path -> Optional.empty());
     }
 
     /** The average size of the events, printed once so docs/performance.md can say what was measured. */
@@ -124,5 +135,13 @@ public class JsonMappingBenchmark {
         ReadRecord record = format.read(events[next++ & 1023]);
         long time = mapping.eventTime(record.tree(), 0);
         return mapping.rowsOf(record.tree(), record.canonical(), time);
+    }
+
+    /** {@code rows} through the mapping with fallbacks and two time formats. */
+    @Benchmark
+    public List<Row> rowsWithFallbacks() {
+        ReadRecord record = format.read(events[next++ & 1023]);
+        long time = fallbackMapping.eventTime(record.tree(), 0);
+        return fallbackMapping.rowsOf(record.tree(), record.canonical(), time);
     }
 }
