@@ -9,7 +9,8 @@ import java.util.List;
  *
  * <pre>
  * columns := entry ("," entry)*
- * entry   := path ["=" qualifier]           one value; the qualifier defaults to the path as written
+ * entry   := path [":" type] ["=" qualifier] one value; the qualifier defaults to the path as written
+ * type    := text | long | number | bool | json   what the value must be (see {@link ValueType})
  *          | [path "."] "*" ["=" prefix "*"] every other leaf under path (or the whole record)
  * </pre>
  * A wildcard takes every leaf under its path that no explicit entry names: objects are descended
@@ -19,10 +20,34 @@ import java.util.List;
  * {@code labels.*} ({@code labels.app}, {@code labels.team}...), {@code attributes.*=a.*}
  * ({@code a.pid}), {@code *=f.*} (every leaf, {@code f.host.name}...).
  *
- * @param path      the value's path; for a wildcard, the path it is under, or null for the whole record
- * @param qualifier the qualifier; for a wildcard, the prefix of its qualifiers
+ * A typed entry ({@code status:long=s}) takes only values of its type; a value of another type
+ * sets the record aside with the reason, or, with {@code noCellOnMismatch}, writes no cell.
+ *
+ * @param path             the value's path; for a wildcard, the path it is under, or null for the whole record
+ * @param qualifier        the qualifier; for a wildcard, the prefix of its qualifiers
+ * @param type             what the value must be, or null for any value
+ * @param noCellOnMismatch a value of another type writes no cell instead of setting the record aside
  */
-public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard) {
+public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, ValueType type, boolean noCellOnMismatch) {
+
+    /** An untyped entry. */
+    public ColumnSpec(FieldPath path, String qualifier, boolean wildcard) {
+        this(path, qualifier, wildcard, null, false);
+    }
+
+    /**
+     * Parses a column list whose typed entries write no cell for a value of another type
+     * ({@code noCellOnMismatch}) instead of setting the record aside.
+     *
+     * @throws IllegalArgumentException naming the entry at fault
+     */
+    public static List<ColumnSpec> parseList(String text, boolean noCellOnMismatch) {
+        List<ColumnSpec> columns = new ArrayList<>();
+        for (ColumnSpec column : parseList(text)) {
+            columns.add(new ColumnSpec(column.path, column.qualifier, column.wildcard, column.type, noCellOnMismatch));
+        }
+        return columns;
+    }
 
     /**
      * Parses a column list.
@@ -63,12 +88,25 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard) {
             }
             return new ColumnSpec(under, prefix, true);
         }
+        // A ':' outside quotes names the type: no path holds one unquoted.
+        int colon = lastIndexOutsideQuotes(pathText, ':');
+        ValueType type = null;
+        if (colon >= 0) {
+            String token = pathText.substring(colon + 1).trim();
+            type = ValueType.of(token);
+            if (type == null) {
+                throw new IllegalArgumentException("column '" + entry + "': unknown type '" + token + "' (types: "
+                        + ValueType.tokens() + ")");
+            }
+            pathText = pathText.substring(0, colon).trim();
+        }
         FieldPath path = path(entry, pathText);
         if (qualifier != null && qualifier.indexOf('*') >= 0) {
             throw new IllegalArgumentException("column '" + entry + "': '*' in the qualifier of a single value");
         }
         // A fallback's cell is named after its first path (host.name | host -> host.name) unless given a qualifier.
-        return new ColumnSpec(path, qualifier == null ? path.alternatives().get(0).text() : qualifier, false);
+        return new ColumnSpec(path, qualifier == null ? path.alternatives().get(0).text() : qualifier, false, type,
+                false);
     }
 
     private static FieldPath path(String entry, String text) {
@@ -82,7 +120,8 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard) {
     /** The spec form of this entry. */
     public String spec() {
         if (!wildcard) {
-            return qualifier.equals(path.alternatives().get(0).text()) ? path.text() : path.text() + "=" + qualifier;
+            String typed = type == null ? path.text() : path.text() + ":" + type.token();
+            return qualifier.equals(path.alternatives().get(0).text()) ? typed : typed + "=" + qualifier;
         }
         String pathText = path == null ? "*" : path.text() + ".*";
         String defaultPrefix = path == null ? "" : path.text() + ".";

@@ -2,6 +2,7 @@ package dev.rowflow.keying.mapping;
 
 import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.EventRules;
+import dev.rowflow.keying.InvalidEventException;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +68,8 @@ final class Columns {
                 throw new IllegalArgumentException("columns '" + previous + "' and '" + column.spec()
                         + "' both write qualifier '" + column.qualifier() + "'");
             }
-            columns.add(new Column(column.path(), bytes(column.qualifier())));
+            columns.add(new Column(column.path(), bytes(column.qualifier()), column.type(),
+                    column.noCellOnMismatch(), column.qualifier()));
         }
         checkWildcards(specs);
         return new Columns(family, maxCellBytes, List.copyOf(columns), List.copyOf(wildcards));
@@ -83,9 +85,19 @@ final class Columns {
         List<Cell> cells = new ArrayList<>(columns.size() + 4);
         for (Column column : columns) {
             Object value = column.path.resolve(record);
-            if (value != null && value != RecordTree.NULL) {
-                cells.add(new Cell(family, column.qualifier, cellBytes(column.path.text(), value)));
+            if (value == null || value == RecordTree.NULL) {
+                continue;
             }
+            if (column.type != null && !column.type.accepts(value)) {
+                if (column.noCellOnMismatch) {
+                    continue;
+                }
+                throw new InvalidEventException(column.path.text(), RecordTree.isScalar(value)
+                        ? RecordTree.scalarText(value) : new String(RecordTree.compactJson(value), StandardCharsets.UTF_8),
+                        "is " + RecordTree.kind(value) + ", where column " + column.name + " takes "
+                                + column.type.expected());
+            }
+            cells.add(new Cell(family, column.qualifier, cellBytes(column.path.text(), value)));
         }
         int explicitCells = cells.size();
         boolean dotted = false;
@@ -284,7 +296,8 @@ final class Columns {
         }
     }
 
-    private record Column(FieldPath path, byte[] qualifier) {
+    /** @param name the qualifier as written, for the reason a mismatched value is refused with */
+    private record Column(FieldPath path, byte[] qualifier, ValueType type, boolean noCellOnMismatch, String name) {
     }
 
     /** A wildcard column; {@code root} is the node of its path, set once the mapping is built. */

@@ -17,6 +17,20 @@ class ColumnSpecTest {
     }
 
     @Test
+    void shouldParseTypedEntriesAndRefuseUnknownTypes() {
+        List<ColumnSpec> columns = ColumnSpec.parseList("host.name:text=h, status:long=s, tags:json, \"a:b\"=q");
+        assertThat(columns).extracting(ColumnSpec::type)
+                .containsExactly(ValueType.TEXT, ValueType.LONG, ValueType.JSON, null);
+        assertThat(columns).extracting(ColumnSpec::qualifier).containsExactly("h", "s", "tags", "q");
+        assertThat(columns).extracting(ColumnSpec::spec)
+                .containsExactly("host.name:text=h", "status:long=s", "tags:json", "\"a:b\"=q");
+        assertThat(columns).noneMatch(ColumnSpec::noCellOnMismatch);
+        assertThat(ColumnSpec.parseList("status:long=s", true)).allMatch(ColumnSpec::noCellOnMismatch);
+        assertRefused("status:integer=s", "column 'status:integer=s': unknown type 'integer' (types: text, long, "
+                + "number, bool, json)");
+    }
+
+    @Test
     void shouldParseEveryKindOfEntry() {
         List<ColumnSpec> columns = ColumnSpec.parseList(LIST);
 

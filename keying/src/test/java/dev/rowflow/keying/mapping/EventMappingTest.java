@@ -192,6 +192,23 @@ class EventMappingTest {
     }
 
     @Test
+    void shouldSetARecordAsideWhoseValueIsNotOfItsColumnsType() {
+        EventMapping typed = Spec.of("@timestamp:ts", "message:text=m, host:text=h, status:long=s").compile();
+        // The upgrade turned host from a string into an object: no JSON text under a text column.
+        assertInvalid(typed, EVENT, "host", "invalid host '{\"name\":\"web-01\"}': is an object, where column h takes text");
+        assertInvalid(typed, EVENT.replace("\"host\":{\"name\":\"web-01\"}", "\"host\":\"web-01\"")
+                .replace("\"status\":200", "\"status\":\"200\""), "status", "invalid status '200': is text, where "
+                + "column s takes a whole number of 64 bits");
+        assertThat(rowsOf(typed, EVENT.replace("\"host\":{\"name\":\"web-01\"}", "\"host\":\"web-01\"")).get(0)
+                .cells()).containsExactly(cell("m", "disk full"), cell("h", "web-01"), cell("s", "200"));
+        // Per input: no cell instead.
+        EventMapping lenient = EventMapping.compile(new MappingSpec(DATA, "d", "@timestamp:ts",
+                ColumnSpec.parseList("message:text=m, host:text=h", true), "@timestamp", ISO, false, 0, List.of(), null, 0),
+                (UidResolver) null, ANY);
+        assertThat(rowsOf(lenient, EVENT).get(0).cells()).containsExactly(cell("m", "disk full"));
+    }
+
+    @Test
     void shouldTakeTheEventTimeFromTheTimestampIntoTheKeyAndTheCells() {
         EventMapping mapping = Spec.of("@timestamp:ts", "message").compile();
         Map<String, Object> record = json(EVENT.replace("08:00:00.123Z", "09:00:00.5+01:00"));

@@ -72,6 +72,9 @@ public final class InputConfig extends AbstractConfig {
     public static final String TABLE = "table";
     public static final String KEY = "key";
     public static final String COLUMNS = "columns";
+    /** What a value of another type than its typed column's does. */
+    public static final String COLUMNS_MISMATCH = "columns.type.mismatch";
+    public static final String MISMATCH_NO_CELL = "no-cell";
     public static final String FAMILY = "family";
     public static final String TIME_BUCKET_SECONDS = "time.bucket.seconds";
     public static final String MAX_CELL_BYTES = "max.cell.bytes";
@@ -190,9 +193,14 @@ public final class InputConfig extends AbstractConfig {
                 .define(KEY, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
                         "Row key of the data table: [salt |] path:encoding, ... over field paths (see `rowflow keys "
                                 + "--help`); the table is pre-split to match. Do not change it for an existing table.")
-                .define(COLUMNS, Type.STRING, "*", Importance.HIGH, "Cells of the data row: path[=qualifier], "
-                        + "path.*[=prefix*] (every other leaf under path), * (every other leaf). Values as UTF-8 text, "
-                        + "objects and arrays as compact JSON; a missing or null value writes no cell.")
+                .define(COLUMNS, Type.STRING, "*", Importance.HIGH, "Cells of the data row: path[:type][=qualifier] "
+                        + "(type: text, long, number, bool, json), path.*[=prefix*] (every other leaf under path), * "
+                        + "(every other leaf). Values as UTF-8 text, objects and arrays as compact JSON; a missing or "
+                        + "null value writes no cell.")
+                .define(COLUMNS_MISMATCH, Type.STRING, MISSING_DEAD_LETTER,
+                        ConfigDef.ValidString.in(MISSING_DEAD_LETTER, MISMATCH_NO_CELL), Importance.MEDIUM,
+                        "A value of another type than its typed column's: dead-letter sets the record aside with the "
+                                + "reason (nothing is dropped unseen), no-cell writes the row without that cell.")
                 .define(FAMILY, Type.STRING, "d", new ConfigDef.NonEmptyString(), Importance.LOW,
                         "Column family of the data table.")
                 .define(TIME_BUCKET_SECONDS, Type.INT, 0, Range.between(0, 86_400), Importance.MEDIUM,
@@ -380,7 +388,7 @@ public final class InputConfig extends AbstractConfig {
         String summaryKey = getString(SUMMARY_KEY);
         List<ColumnSpec> columns;
         try {
-            columns = ColumnSpec.parseList(getString(COLUMNS));
+            columns = ColumnSpec.parseList(getString(COLUMNS), getString(COLUMNS_MISMATCH).equals(MISMATCH_NO_CELL));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(key(COLUMNS), getString(COLUMNS), e.getMessage());
         }
