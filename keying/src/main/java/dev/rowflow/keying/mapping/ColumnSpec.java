@@ -59,7 +59,7 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, Val
         if (text == null || text.isBlank()) {
             return columns;
         }
-        for (String entry : splitOutsideQuotes(text)) {
+        for (String entry : FieldPath.splitOutsideQuotes(text, ',')) {
             columns.add(parse(entry.trim()));
         }
         return columns;
@@ -69,7 +69,7 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, Val
         if (entry.isEmpty()) {
             throw new IllegalArgumentException("column list has an empty entry");
         }
-        int eq = lastIndexOutsideQuotes(entry, '=');
+        int eq = FieldPath.lastIndexOutsideQuotes(entry, '=');
         String pathText = (eq < 0 ? entry : entry.substring(0, eq)).trim();
         String qualifier = eq < 0 ? null : entry.substring(eq + 1).trim();
         if (qualifier != null && qualifier.isEmpty()) {
@@ -89,7 +89,7 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, Val
             return new ColumnSpec(under, prefix, true);
         }
         // A ':' outside quotes names the type: no path holds one unquoted.
-        int colon = lastIndexOutsideQuotes(pathText, ':');
+        int colon = FieldPath.lastIndexOutsideQuotes(pathText, ':');
         ValueType type = null;
         if (colon >= 0) {
             String token = pathText.substring(colon + 1).trim();
@@ -126,40 +126,5 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, Val
         String pathText = path == null ? "*" : path.text() + ".*";
         String defaultPrefix = path == null ? "" : path.text() + ".";
         return qualifier.equals(defaultPrefix) ? pathText : pathText + "=" + qualifier + "*";
-    }
-
-    private static List<String> splitOutsideQuotes(String text) {
-        List<String> parts = new ArrayList<>();
-        boolean quoted = false;
-        int start = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\\' && quoted) {
-                i++;
-            } else if (c == '"') {
-                quoted = !quoted;
-            } else if (c == ',' && !quoted) {
-                parts.add(text.substring(start, i));
-                start = i + 1;
-            }
-        }
-        parts.add(text.substring(start));
-        return parts;
-    }
-
-    private static int lastIndexOutsideQuotes(String text, char wanted) {
-        boolean quoted = false;
-        int found = -1;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\\' && quoted) {
-                i++;
-            } else if (c == '"') {
-                quoted = !quoted;
-            } else if (c == wanted && !quoted) {
-                found = i;
-            }
-        }
-        return found;
     }
 }

@@ -83,7 +83,7 @@ public final class FieldPath {
         if (text == null || text.isEmpty()) {
             throw new IllegalArgumentException("a field path must not be empty");
         }
-        List<String> choices = splitFallbacks(text);
+        List<String> choices = splitOutsideQuotes(text, '|');
         if (choices.size() == 1) {
             return parseOne(text);
         }
@@ -104,9 +104,9 @@ public final class FieldPath {
         return new FieldPath(String.join(" | ", choices.stream().map(String::strip).toList()), alternatives);
     }
 
-    /** The text split at each '|' outside quotes. */
-    private static List<String> splitFallbacks(String text) {
-        List<String> choices = new ArrayList<>();
+    /** The text split at each {@code separator} outside a quoted name (path syntax: {@code "a|b"} is one name). */
+    static List<String> splitOutsideQuotes(String text, char separator) {
+        List<String> parts = new ArrayList<>();
         boolean quoted = false;
         int start = 0;
         for (int i = 0; i < text.length(); i++) {
@@ -115,13 +115,30 @@ public final class FieldPath {
                 i++;
             } else if (c == '"') {
                 quoted = !quoted;
-            } else if (c == '|' && !quoted) {
-                choices.add(text.substring(start, i));
+            } else if (c == separator && !quoted) {
+                parts.add(text.substring(start, i));
                 start = i + 1;
             }
         }
-        choices.add(text.substring(start));
-        return choices;
+        parts.add(text.substring(start));
+        return parts;
+    }
+
+    /** The index of the last {@code wanted} outside a quoted name, or -1. */
+    static int lastIndexOutsideQuotes(String text, char wanted) {
+        boolean quoted = false;
+        int found = -1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\' && quoted) {
+                i++;
+            } else if (c == '"') {
+                quoted = !quoted;
+            } else if (c == wanted && !quoted) {
+                found = i;
+            }
+        }
+        return found;
     }
 
     private static FieldPath parseOne(String text) {
