@@ -49,8 +49,16 @@ public final class TopicProducer implements AutoCloseable {
 
     /** Sends one record asynchronously; a null timestamp means now. */
     public void send(String key, Long timestamp, byte[] value) {
+        send(key, timestamp, value, Map.of());
+    }
+
+    /** Sends one record with headers (UTF-8 values) asynchronously; a null timestamp means now. */
+    public void send(String key, Long timestamp, byte[] value, Map<String, String> headers) {
         throwIfFailed();
-        producer.send(new ProducerRecord<>(topic, null, timestamp, key, value), (metadata, e) -> {
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, null, timestamp, key, value);
+        headers.forEach((name, header) -> record.headers().add(name,
+                header.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        producer.send(record, (metadata, e) -> {
             if (e != null) {
                 failure.compareAndSet(null, e);
             }

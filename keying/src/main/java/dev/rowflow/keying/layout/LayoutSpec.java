@@ -9,11 +9,11 @@ import java.util.regex.Pattern;
 final class LayoutSpec {
     private static final Pattern SALT = Pattern.compile("(bucket|hex|bin)\\((.*)\\)");
     /**
-     * A part names a field: a plain name or a field path of a declared mapping ({@code host.name},
-     * {@code @timestamp}, {@code tags[0]}, with fallbacks {@code host.name|host}); the encoding
-     * follows the last colon.
+     * Where a salt starts: a salt's name and '(', or any name with a number first (salt(4) is a
+     * misspelt salt; no function of a part's expression takes a bare number first).
      */
-    private static final Pattern PART = Pattern.compile("([^,|:\\s][^,\\s]*):([a-z0-9]+)");
+    private static final Pattern SALT_START = Pattern.compile("\\s*((bucket|hex|bin)\\s*\\(|[a-z_]+\\s*\\(\\s*[0-9])");
+    private static final Pattern TOKEN = Pattern.compile("[a-z0-9]+");
 
     private LayoutSpec() {
     }
@@ -22,18 +22,22 @@ final class LayoutSpec {
         if (spec == null || spec.isBlank()) {
             throw new IllegalArgumentException("layout spec is empty");
         }
-        String compact = spec.replaceAll("\\s+", "");
-        // A '|' after a salt separates it from the parts; any other '|' is a fallback in a part's
-        // path. Salts are written name(args), and no field path holds a '(' outside quotes.
-        int bar = compact.indexOf('|');
-        boolean salted = bar >= 0 && compact.substring(0, bar).indexOf('(') >= 0;
-        Salt salt = salted ? salt(spec, compact.substring(0, bar)) : new Salt.None();
-        List<KeyPart> parts = new ArrayList<>();
-        for (String part : (salted ? compact.substring(bar + 1) : compact).split(",", -1)) {
-            parts.add(part(spec, part, uids));
+        // A salt is name(args) at the start, then '|'; any other '|' is a fallback in a part's
+        // value (host.name | host). Parts are split at commas outside quotes and parentheses, as
+        // a part may be an expression: lower(host.name):text, concat(a, '-', b):text.
+        String parts = spec;
+        Salt salt = new Salt.None();
+        int bar = SpecText.splitTopLevel(spec, '|').get(0).length();
+        if (SALT_START.matcher(spec).lookingAt() && bar < spec.length()) {
+            salt = salt(spec, spec.substring(0, bar).replaceAll("\\s+", ""));
+            parts = spec.substring(bar + 1);
+        }
+        List<KeyPart> keyParts = new ArrayList<>();
+        for (String part : SpecText.splitTopLevel(parts, ',')) {
+            keyParts.add(part(spec, part.strip(), uids));
         }
         try {
-            return new RowKeyLayout(salt, parts);
+            return new RowKeyLayout(salt, keyParts);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("layout '" + spec + "': " + e.getMessage(), e);
         }
@@ -81,14 +85,19 @@ final class LayoutSpec {
         }
     }
 
+    /**
+     * A part: a field (a plain name, a field path of a declared mapping such as {@code host.name},
+     * {@code @timestamp}, {@code tags[0]}, or an expression over them), then the encoding after
+     * the last colon outside quotes and parentheses.
+     */
     private static KeyPart part(String spec, String text, UidResolver uids) {
-        Matcher m = PART.matcher(text);
-        if (!m.matches()) {
+        int colon = SpecText.lastIndexTopLevel(text, ':');
+        String field = colon < 0 ? "" : text.substring(0, colon).strip();
+        String token = colon < 0 ? "" : text.substring(colon + 1).strip();
+        if (field.isEmpty() || !TOKEN.matcher(token).matches()) {
             throw new IllegalArgumentException("layout '" + spec + "': part '" + text
                     + "' needs the form field:encoding (encodings: " + KeyEncodings.tokens() + ")");
         }
-        String field = m.group(1);
-        String token = m.group(2);
         if (token.equals("uid")) {
             return new KeyPart(field, KeyEncodings.uid(field, uids == null ? new NoUidStore(spec, text) : uids));
         }

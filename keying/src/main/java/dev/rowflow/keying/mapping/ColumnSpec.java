@@ -1,5 +1,7 @@
 package dev.rowflow.keying.mapping;
 
+import dev.rowflow.keying.layout.SpecText;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,7 +11,8 @@ import java.util.List;
  *
  * <pre>
  * columns := entry ("," entry)*
- * entry   := path [":" type] ["=" qualifier] one value; the qualifier defaults to the path as written
+ * entry   := value [":" type] ["=" qualifier] one value; the qualifier defaults to the path as written
+ * value   := path | expression               an {@link Expression} other than a path needs a qualifier
  * type    := text | long | number | bool | json   what the value must be (see {@link ValueType})
  *          | [path "."] "*" ["=" prefix "*"] every other leaf under path (or the whole record)
  * </pre>
@@ -20,19 +23,27 @@ import java.util.List;
  * {@code labels.*} ({@code labels.app}, {@code labels.team}...), {@code attributes.*=a.*}
  * ({@code a.pid}), {@code *=f.*} (every leaf, {@code f.host.name}...).
  *
+ * An entry's value may be an expression ({@code lower(host.name)=h}, {@code concat(a, ':', b)=ab});
+ * a condition as a value is written in parentheses ({@code (status >= 500)=err}), so that its
+ * {@code =} is not read as the qualifier's.
+ *
  * A typed entry ({@code status:long=s}) takes only values of its type; a value of another type
  * sets the record aside with the reason, or, with {@code noCellOnMismatch}, writes no cell.
  *
- * @param path             the value's path; for a wildcard, the path it is under, or null for the whole record
+ * @param path             the value's path, or null where it is an expression; for a wildcard, the
+ *                         path it is under, or null for the whole record
  * @param qualifier        the qualifier; for a wildcard, the prefix of its qualifiers
  * @param type             what the value must be, or null for any value
  * @param noCellOnMismatch a value of another type writes no cell instead of setting the record aside
+ * @param value            the value of a single entry (its path as an expression, or the
+ *                         expression); null for a wildcard
  */
-public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, ValueType type, boolean noCellOnMismatch) {
+public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, ValueType type, boolean noCellOnMismatch,
+                         Expression value) {
 
     /** An untyped entry. */
     public ColumnSpec(FieldPath path, String qualifier, boolean wildcard) {
-        this(path, qualifier, wildcard, null, false);
+        this(path, qualifier, wildcard, null, false, wildcard ? null : Expression.of(path));
     }
 
     /**
@@ -44,7 +55,8 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, Val
     public static List<ColumnSpec> parseList(String text, boolean noCellOnMismatch) {
         List<ColumnSpec> columns = new ArrayList<>();
         for (ColumnSpec column : parseList(text)) {
-            columns.add(new ColumnSpec(column.path, column.qualifier, column.wildcard, column.type, noCellOnMismatch));
+            columns.add(new ColumnSpec(column.path, column.qualifier, column.wildcard, column.type, noCellOnMismatch,
+                    column.value));
         }
         return columns;
     }
@@ -59,7 +71,7 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, Val
         if (text == null || text.isBlank()) {
             return columns;
         }
-        for (String entry : FieldPath.splitOutsideQuotes(text, ',')) {
+        for (String entry : SpecText.splitTopLevel(text, ',')) {
             columns.add(parse(entry.trim()));
         }
         return columns;
@@ -69,7 +81,10 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, Val
         if (entry.isEmpty()) {
             throw new IllegalArgumentException("column list has an empty entry");
         }
-        int eq = FieldPath.lastIndexOutsideQuotes(entry, '=');
+        int eq = SpecText.lastIndexTopLevel(entry, '=');
+        if (eq > 0 && "!<>=".indexOf(entry.charAt(eq - 1)) >= 0) {
+            eq = -1; // an operator of an unparenthesized condition: no qualifier, refused below as a value
+        }
         String pathText = (eq < 0 ? entry : entry.substring(0, eq)).trim();
         String qualifier = eq < 0 ? null : entry.substring(eq + 1).trim();
         if (qualifier != null && qualifier.isEmpty()) {
@@ -88,8 +103,8 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, Val
             }
             return new ColumnSpec(under, prefix, true);
         }
-        // A ':' outside quotes names the type: no path holds one unquoted.
-        int colon = FieldPath.lastIndexOutsideQuotes(pathText, ':');
+        // A ':' outside quotes and parentheses names the type: no path holds one unquoted.
+        int colon = SpecText.lastIndexTopLevel(pathText, ':');
         ValueType type = null;
         if (colon >= 0) {
             String token = pathText.substring(colon + 1).trim();
@@ -100,13 +115,23 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, Val
             }
             pathText = pathText.substring(0, colon).trim();
         }
-        FieldPath path = path(entry, pathText);
+        Expression value;
+        try {
+            value = Expression.parse(pathText);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("column '" + entry + "': " + e.getMessage(), e);
+        }
         if (qualifier != null && qualifier.indexOf('*') >= 0) {
             throw new IllegalArgumentException("column '" + entry + "': '*' in the qualifier of a single value");
         }
+        FieldPath path = value.path().orElse(null);
+        if (path == null && qualifier == null) {
+            throw new IllegalArgumentException("column '" + entry + "': an expression needs a qualifier, e.g. "
+                    + (value.kind() == Expression.Kind.BOOL ? "(" + pathText + ")" : pathText) + "=q");
+        }
         // A fallback's cell is named after its first path (host.name | host -> host.name) unless given a qualifier.
         return new ColumnSpec(path, qualifier == null ? path.alternatives().get(0).text() : qualifier, false, type,
-                false);
+                false, value);
     }
 
     private static FieldPath path(String entry, String text) {
@@ -120,8 +145,10 @@ public record ColumnSpec(FieldPath path, String qualifier, boolean wildcard, Val
     /** The spec form of this entry. */
     public String spec() {
         if (!wildcard) {
-            String typed = type == null ? path.text() : path.text() + ":" + type.token();
-            return qualifier.equals(path.alternatives().get(0).text()) ? typed : typed + "=" + qualifier;
+            String written = path == null ? (value.kind() == Expression.Kind.BOOL ? "(" + value.text() + ")"
+                    : value.text()) : path.text();
+            String typed = type == null ? written : written + ":" + type.token();
+            return path != null && qualifier.equals(path.alternatives().get(0).text()) ? typed : typed + "=" + qualifier;
         }
         String pathText = path == null ? "*" : path.text() + ".*";
         String defaultPrefix = path == null ? "" : path.text() + ".";

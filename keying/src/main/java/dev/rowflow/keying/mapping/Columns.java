@@ -57,18 +57,21 @@ final class Columns {
         for (ColumnSpec column : specs) {
             if (column.wildcard()) {
                 if (column.path() != null) {
-                    KeyPlan.checkYield(yield, column.path(), "column '" + column.spec() + "'");
+                    KeyPlan.checkYield(yield, Expression.of(column.path()), "column '" + column.spec() + "'");
                 }
                 wildcards.add(new Wildcard(column.path(), column.qualifier(), column.spec()));
                 continue;
             }
-            KeyPlan.checkYield(yield, column.path(), "column '" + column.spec() + "'");
+            Optional<String> why = column.value().cannotYield(yield);
+            if (why.isPresent()) {
+                throw new IllegalArgumentException("column '" + column.spec() + "': " + why.get());
+            }
             String previous = qualifiers.putIfAbsent(column.qualifier(), column.spec());
             if (previous != null) {
                 throw new IllegalArgumentException("columns '" + previous + "' and '" + column.spec()
                         + "' both write qualifier '" + column.qualifier() + "'");
             }
-            columns.add(new Column(column.path(), bytes(column.qualifier()), column.type(),
+            columns.add(new Column(column.path(), column.value(), bytes(column.qualifier()), column.type(),
                     column.noCellOnMismatch(), column.qualifier()));
         }
         checkWildcards(specs);
@@ -81,10 +84,10 @@ final class Columns {
     }
 
     /** The cells of a record: explicit columns first, then wildcard leaves in document order. */
-    List<Cell> cellsOf(Map<String, Object> record) {
+    List<Cell> cellsOf(Map<String, Object> record, RecordSource source) {
         List<Cell> cells = new ArrayList<>(columns.size() + 4);
         for (Column column : columns) {
-            Object value = column.path.resolve(record);
+            Object value = column.value.evaluate(record, source);
             if (value == null || value == RecordTree.NULL) {
                 continue;
             }
@@ -92,12 +95,12 @@ final class Columns {
                 if (column.noCellOnMismatch) {
                     continue;
                 }
-                throw new InvalidEventException(column.path.text(), RecordTree.isScalar(value)
+                throw new InvalidEventException(column.value.text(), RecordTree.isScalar(value)
                         ? RecordTree.scalarText(value) : new String(RecordTree.compactJson(value), StandardCharsets.UTF_8),
                         "is " + RecordTree.kind(value) + ", where column " + column.name + " takes "
                                 + column.type.expected());
             }
-            cells.add(new Cell(family, column.qualifier, cellBytes(column.path.text(), value)));
+            cells.add(new Cell(family, column.qualifier, cellBytes(column.value.text(), value)));
         }
         int explicitCells = cells.size();
         boolean dotted = false;
@@ -113,15 +116,16 @@ final class Columns {
         return cells;
     }
 
-    /** The qualifier the data row keeps {@code path}'s value under, or null. */
-    byte[] qualifierOf(FieldPath path) {
+    /** The qualifier the data row keeps {@code value}'s value under, or null. */
+    byte[] qualifierOf(Expression value) {
         for (Column column : columns) {
-            if (column.path.equals(path)) {
+            if (column.value.equals(value)) {
                 return column.qualifier;
             }
         }
+        FieldPath path = value.path().orElse(null);
         for (Wildcard wildcard : wildcards) {
-            if (path.hasFallbacks()) {
+            if (path == null || path.hasFallbacks()) {
                 break; // a wildcard keeps each leaf under its own name: only an explicit column holds a fallback's value
             }
             String under = wildcard.path == null ? "" : wildcard.path.text() + ".";
@@ -154,7 +158,7 @@ final class Columns {
                 } else if (other.qualifier().startsWith(wildcard.qualifier())) {
                     String rest = other.qualifier().substring(wildcard.qualifier().length());
                     String wouldBe = wildcard.path() == null ? rest : wildcard.path().text() + "." + rest;
-                    if (!wouldBe.equals(other.path().text())) {
+                    if (other.path() == null || !wouldBe.equals(other.path().text())) {
                         throw new IllegalArgumentException("columns '" + wildcard.spec() + "' and '" + other.spec()
                                 + "' could both write qualifier '" + other.qualifier() + "' (a field " + wouldBe
                                 + "); give the wildcard a prefix of its own, e.g. " + (wildcard.path() == null ? "*"
@@ -168,6 +172,9 @@ final class Columns {
     /** Whether an explicit column names {@code path} or a path above it (any of a fallback's paths). */
     private static boolean namedByAColumn(List<Column> columns, String path) {
         for (Column column : columns) {
+            if (column.path == null) {
+                continue; // an expression: a wildcard still writes the leaves it reads
+            }
             for (FieldPath alternative : column.path.alternatives()) {
                 String named = alternative.text();
                 if (path.equals(named) || (path.startsWith(named) && path.charAt(named.length()) == '.')) {
@@ -297,7 +304,9 @@ final class Columns {
     }
 
     /** @param name the qualifier as written, for the reason a mismatched value is refused with */
-    private record Column(FieldPath path, byte[] qualifier, ValueType type, boolean noCellOnMismatch, String name) {
+    /** @param path the value's path, or null where the value is another expression */
+    private record Column(FieldPath path, Expression value, byte[] qualifier, ValueType type, boolean noCellOnMismatch,
+                          String name) {
     }
 
     /** A wildcard column; {@code root} is the node of its path, set once the mapping is built. */

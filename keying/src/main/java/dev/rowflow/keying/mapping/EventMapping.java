@@ -56,14 +56,14 @@ public final class EventMapping {
     public static final byte[] COUNT = bytes("n");
 
     private final MappingSpec spec;
-    private final FieldPath timePath;
+    private final Expression timePath;
     private final byte[] family;
     private final KeyPlan data;
     private final Columns columns;
     private final List<Index> indexes;
     private final KeyPlan summary;
 
-    private EventMapping(MappingSpec spec, FieldPath timePath, KeyPlan data, Columns columns,
+    private EventMapping(MappingSpec spec, Expression timePath, KeyPlan data, Columns columns,
                          List<Index> indexes, KeyPlan summary) {
         this.spec = spec;
         this.timePath = timePath;
@@ -94,9 +94,9 @@ public final class EventMapping {
      */
     public static EventMapping compile(MappingSpec spec, Function<String, RowKeyLayout> layouts,
                                        Function<FieldPath, Optional<String>> yield) {
-        FieldPath timePath;
+        Expression timePath;
         try {
-            timePath = KeyPlan.parsePath("the time path", spec.timePath());
+            timePath = KeyPlan.parse("the time path", spec.timePath());
             KeyPlan.checkYield(yield, timePath, "the time path");
         } catch (IllegalArgumentException e) {
             throw new MappingException(Piece.TIME, null, e.getMessage(), e);
@@ -163,7 +163,8 @@ public final class EventMapping {
         return spec;
     }
 
-    public FieldPath timePath() {
+    /** Where the event time comes from: a path, or another expression. */
+    public Expression timePath() {
         return timePath;
     }
 
@@ -225,8 +226,16 @@ public final class EventMapping {
      *                               it aside with
      */
     public Mapped apply(Map<String, Object> record, Supplier<byte[]> canonical, long recordTimestamp) {
-        long time = eventTime(record, recordTimestamp);
-        return new Mapped(time, rowsOf(record, canonical, time), counterOf(record, time));
+        return apply(record, RecordSource.ofTimestamp(recordTimestamp), canonical);
+    }
+
+    /**
+     * The same, for a record whose key, headers, topic, partition and offset the mapping's
+     * expressions may read ({@code $key.id}, {@code $header.trace-id}...).
+     */
+    public Mapped apply(Map<String, Object> record, RecordSource source, Supplier<byte[]> canonical) {
+        long time = eventTime(record, source);
+        return new Mapped(time, rowsOf(record, source, canonical, time), counterOf(record, source, time));
     }
 
     /**
@@ -250,7 +259,13 @@ public final class EventMapping {
      *                               policy refuses it
      */
     public long eventTime(Map<String, Object> record, long recordTimestamp) {
-        Object value = timePath.resolve(record);
+        return eventTime(record, RecordSource.ofTimestamp(recordTimestamp));
+    }
+
+    /** The same, for a record whose sources the time expression may read. */
+    public long eventTime(Map<String, Object> record, RecordSource source) {
+        long recordTimestamp = source.timestamp();
+        Object value = timePath.evaluate(record, source);
         if (value == null || value == RecordTree.NULL) {
             if (spec.recordTimeWhenMissing()) {
                 return EventRules.eventTime(timePath.text(), recordTimestamp);
@@ -269,11 +284,17 @@ public final class EventMapping {
      * @throws InvalidEventException if a value cannot be what the mapping makes of it
      */
     public List<Row> rowsOf(Map<String, Object> record, Supplier<byte[]> canonical, long eventTime) {
+        return rowsOf(record, RecordSource.ofTimestamp(eventTime), canonical, eventTime);
+    }
+
+    /** The same, for a record whose sources the mapping's expressions may read. */
+    public List<Row> rowsOf(Map<String, Object> record, RecordSource source, Supplier<byte[]> canonical,
+                            long eventTime) {
         if (spec.timeBucketMillis() > 0) {
-            return List.of(bucketRow(record, canonical, eventTime));
+            return List.of(bucketRow(record, source, canonical, eventTime));
         }
-        byte[] dataKey = data.layout.encodeParts(data.values(record, eventTime, eventTime));
-        List<Cell> cells = columns.cellsOf(record);
+        byte[] dataKey = data.layout.encodeParts(data.values(record, source, eventTime, eventTime));
+        List<Cell> cells = columns.cellsOf(record, source);
         if (cells.isEmpty()) {
             throw new InvalidEventException("value", null, "has none of the mapped columns ("
                     + spec.columns().stream().map(ColumnSpec::spec).toList() + "): a row needs at least one cell");
@@ -281,7 +302,7 @@ public final class EventMapping {
         List<Row> rows = new ArrayList<>(1 + indexes.size());
         rows.add(new Row(spec.dataTable(), dataKey, eventTime, cells));
         for (Index index : indexes) {
-            Object[] values = index.plan.values(record, eventTime, index.skipWhenMissing);
+            Object[] values = index.plan.values(record, source, eventTime, index.skipWhenMissing);
             if (values == null) {
                 index.skipped.increment();
                 continue;
@@ -291,10 +312,11 @@ public final class EventMapping {
         return rows;
     }
 
-    private Row bucketRow(Map<String, Object> record, Supplier<byte[]> canonical, long eventTime) {
+    private Row bucketRow(Map<String, Object> record, RecordSource source, Supplier<byte[]> canonical,
+                          long eventTime) {
         EventRules.eventTime(timePath.text(), eventTime);
         long bucketStart = eventTime - eventTime % spec.timeBucketMillis();
-        byte[] key = data.layout.encodeParts(data.values(record, bucketStart, eventTime));
+        byte[] key = data.layout.encodeParts(data.values(record, source, bucketStart, eventTime));
         int offset = (int) (eventTime - bucketStart);
         byte[] qualifier = {(byte) (offset >>> 24), (byte) (offset >>> 16), (byte) (offset >>> 8), (byte) offset};
         return new Row(spec.dataTable(), key, eventTime, List.of(new Cell(family, qualifier, canonical.get())));
@@ -302,13 +324,18 @@ public final class EventMapping {
 
     /** The summary counter of one record, or empty if the mapping keeps none. */
     public Optional<Counter> counterOf(Map<String, Object> record, long eventTime) {
+        return counterOf(record, RecordSource.ofTimestamp(eventTime), eventTime);
+    }
+
+    /** The same, for a record whose sources the summary key may read. */
+    public Optional<Counter> counterOf(Map<String, Object> record, RecordSource source, long eventTime) {
         if (summary == null) {
             return Optional.empty();
         }
         long period = spec.summary().periodMillis();
         long start = eventTime - Math.floorMod(eventTime, period);
         return Optional.of(new Counter(spec.summary().table(), summary.layout.encodeParts(
-                summary.values(record, start, eventTime)), SUMMARY_FAMILY, COUNT, 1));
+                summary.values(record, source, start, eventTime)), SUMMARY_FAMILY, COUNT, 1));
     }
 
     /**
@@ -343,7 +370,7 @@ public final class EventMapping {
         throw new IllegalArgumentException("no index table " + table + " in this mapping");
     }
 
-    private static long parseStoredLong(FieldPath path, String text) {
+    private static long parseStoredLong(Expression path, String text) {
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {

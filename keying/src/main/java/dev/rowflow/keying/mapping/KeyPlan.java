@@ -16,15 +16,16 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * A layout with each part's path compiled: {@code paths[i]} null for a part over the time
- * path, whose value is the event time (or the start of its bucket or period).
+ * A layout with each part's value compiled: {@code paths[i]} (a path or another
+ * {@link Expression}) null for a part over the time, whose value is the event time (or the start
+ * of its bucket or period).
  */
 final class KeyPlan {
     final RowKeyLayout layout;
-    final FieldPath[] paths;
+    final Expression[] paths;
     final boolean[] textual;
 
-    private KeyPlan(RowKeyLayout layout, FieldPath[] paths, boolean[] textual) {
+    private KeyPlan(RowKeyLayout layout, Expression[] paths, boolean[] textual) {
         this.layout = layout;
         this.paths = paths;
         this.textual = textual;
@@ -32,7 +33,7 @@ final class KeyPlan {
 
     /** Compiles one key layout; any refusal is a {@link MappingException} of {@code piece}. */
     static KeyPlan of(Piece piece, String index, String what, String spec, Function<String, RowKeyLayout> layouts,
-                      FieldPath timePath, Function<FieldPath, Optional<String>> yield) {
+                      Expression timePath, Function<FieldPath, Optional<String>> yield) {
         try {
             return of(what, spec, layouts, timePath, yield);
         } catch (IllegalArgumentException e) {
@@ -40,7 +41,7 @@ final class KeyPlan {
         }
     }
 
-    private static KeyPlan of(String what, String spec, Function<String, RowKeyLayout> layouts, FieldPath timePath,
+    private static KeyPlan of(String what, String spec, Function<String, RowKeyLayout> layouts, Expression timePath,
                               Function<FieldPath, Optional<String>> yield) {
         RowKeyLayout layout;
         try {
@@ -49,12 +50,12 @@ final class KeyPlan {
             throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
         }
         List<KeyPart> parts = layout.parts();
-        FieldPath[] paths = new FieldPath[parts.size()];
+        Expression[] paths = new Expression[parts.size()];
         boolean[] textual = new boolean[parts.size()];
-        Map<FieldPath, String> seen = new HashMap<>();
+        Map<Expression, String> seen = new HashMap<>();
         for (int i = 0; i < paths.length; i++) {
             KeyPart part = parts.get(i);
-            FieldPath path = parsePath(what + " '" + spec + "', part " + part.spec(), part.field());
+            Expression path = parse(what + " '" + spec + "', part " + part.spec(), part.field());
             if (seen.put(path, part.spec()) != null) {
                 throw new IllegalArgumentException(what + " '" + spec + "': " + path + " is in the key twice");
             }
@@ -74,7 +75,7 @@ final class KeyPlan {
 
     int timeParts() {
         int n = 0;
-        for (FieldPath path : paths) {
+        for (Expression path : paths) {
             if (path == null) {
                 n++;
             }
@@ -88,23 +89,23 @@ final class KeyPlan {
      * @param time      the value of parts over the time path
      * @param eventTime the event time, for messages
      */
-    Object[] values(Map<String, Object> record, long time, long eventTime) {
-        return values(record, time, false);
+    Object[] values(Map<String, Object> record, RecordSource source, long time, long eventTime) {
+        return values(record, source, time, false);
     }
 
     /**
      * The same, or null if {@code nullWhenLacking} and a part over a field has no value in the
      * record (absent or null): the record has no row in a sparse index.
      */
-    Object[] values(Map<String, Object> record, long time, boolean nullWhenLacking) {
+    Object[] values(Map<String, Object> record, RecordSource source, long time, boolean nullWhenLacking) {
         Object[] values = new Object[paths.length];
         for (int i = 0; i < paths.length; i++) {
-            FieldPath path = paths[i];
+            Expression path = paths[i];
             if (path == null) {
                 values[i] = time;
                 continue;
             }
-            Object value = path.resolve(record);
+            Object value = path.evaluate(record, source);
             if (nullWhenLacking && (value == null || value == RecordTree.NULL)) {
                 return null;
             }
@@ -114,7 +115,7 @@ final class KeyPlan {
     }
 
     /** A value of a key part: a non-empty String for text encodings, a Long for numeric ones. */
-    static Object keyValue(FieldPath path, Object value, boolean textual) {
+    static Object keyValue(Expression path, Object value, boolean textual) {
         return keyValue(path.text(), value, textual);
     }
 
@@ -156,22 +157,17 @@ final class KeyPlan {
                 : new String(RecordTree.compactJson(value), StandardCharsets.UTF_8);
     }
 
-    /** Refuses a path no record of the format can have a value at: with fallbacks, when none of them can. */
-    static void checkYield(Function<FieldPath, Optional<String>> yield, FieldPath path, String what) {
-        List<String> reasons = new java.util.ArrayList<>();
-        for (FieldPath alternative : path.alternatives()) {
-            Optional<String> why = yield.apply(alternative);
-            if (why.isEmpty()) {
-                return;
-            }
-            reasons.add(why.get());
+    /** Refuses a value no record of the format can have: a path, with fallbacks when none of them can. */
+    static void checkYield(Function<FieldPath, Optional<String>> yield, Expression value, String what) {
+        Optional<String> why = value.cannotYield(yield);
+        if (why.isPresent()) {
+            throw new IllegalArgumentException(what + ": " + why.get());
         }
-        throw new IllegalArgumentException(what + ": " + String.join("; ", reasons));
     }
 
-    static FieldPath parsePath(String what, String text) {
+    static Expression parse(String what, String text) {
         try {
-            return FieldPath.parse(text);
+            return Expression.parse(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
         }

@@ -31,11 +31,11 @@ class RowKeyLayoutTest {
     void shouldTellTheSaltBarFromAFallbackInAPart() {
         RowKeyLayout salted = RowKeyLayout.parse("bucket(4) | @timestamp:ts, host.name | host:text", null);
         assertThat(salted.salt().buckets()).hasValue(4);
-        assertThat(salted.parts()).extracting(KeyPart::field).containsExactly("@timestamp", "host.name|host");
+        assertThat(salted.parts()).extracting(KeyPart::field).containsExactly("@timestamp", "host.name | host");
         assertThat(RowKeyLayout.parse(salted.spec(), null).spec()).isEqualTo(salted.spec());
         RowKeyLayout unsalted = RowKeyLayout.parse("host.name | host:text, @timestamp:rts", null);
         assertThat(unsalted.salt().width()).isZero();
-        assertThat(unsalted.parts()).extracting(KeyPart::field).containsExactly("host.name|host", "@timestamp");
+        assertThat(unsalted.parts()).extracting(KeyPart::field).containsExactly("host.name | host", "@timestamp");
     }
 
     @Test

@@ -104,7 +104,7 @@ class ColumnSpecTest {
     @Test
     void shouldRefuseABadPath() {
         assertRefused("a..b=x", "column 'a..b=x': field path 'a..b': expected a name or a quoted \"name\" at offset 2");
-        assertRefused("=x", "column '=x': a field path must not be empty");
+        assertRefused("=x", "column '=x': a field path or expression must not be empty");
         assertRefused("a.*.b", "column 'a.*.b': field path 'a.*.b': expected a name or a quoted \"name\" at offset 2");
         assertRefused("a[x].*", "column 'a[x].*': field path 'a[x]': expected an array index (0, 1, 2...) at offset 2");
     }

@@ -620,4 +620,63 @@ class EventMappingTest {
                 (UidResolver) null, recording);
         assertThat(asked).containsExactly("@timestamp", "message", "host.name", "message");
     }
+
+    @Test
+    void shouldKeyIndexAndStoreExpressions() {
+        EventMapping mapping = Spec.of("bucket(8) | @timestamp:ts, lower(host.name | host):text",
+                        "lower(host.name | host)=h, concat(labels.app, '/', labels.team)=team, (status >= 500)=err,"
+                                + " message")
+                .index("lower(host.name | host):text, @timestamp:rts").compile();
+        String ecs = EVENT.replace("web-01", "WEB-01");
+        String legacy = "{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":\"Web-01\",\"message\":\"m\","
+                + "\"status\":503}";
+        List<Row> rows = rowsOf(mapping, ecs);
+        byte[] dataKey = key("bucket(8) | @timestamp:ts, host:text", T, "web-01");
+        assertThat(rows.get(0).key()).isEqualTo(dataKey);
+        assertThat(rows.get(0).cells()).containsExactly(cell("h", "web-01"), cell("team", "shop/ops"),
+                cell("err", "false"), cell("message", "disk full"));
+        assertThat(rows.get(1).key()).isEqualTo(key("host:text, @timestamp:rts", "web-01", T));
+        assertThat(rowsOf(mapping, legacy).get(0).key()).isEqualTo(dataKey);
+        assertThat(rowsOf(mapping, legacy).get(0).cells()).containsExactly(cell("h", "web-01"), cell("err", "true"),
+                cell("message", "m"));
+        // index verify rebuilds the index row from the cell the expression wrote
+        Map<String, byte[]> stored = Map.of("h", bytes("web-01"));
+        assertThat(mapping.indexRowOf(BY_HOST, dataKey, q -> stored.get(new String(q, UTF_8)), T).orElseThrow().key())
+                .isEqualTo(rows.get(1).key());
+    }
+
+    @Test
+    void shouldReadTheRecordKeyHeadersAndPlaceAsSources() {
+        MappingSpec spec = new MappingSpec(DATA, "d", "$key.id:long, $timestamp:ts",
+                ColumnSpec.parseList("$header.trace-id=trace, $topic=topic, $partition=p, $offset=o, message"),
+                "$timestamp", TimeFormat.parse("epoch-ms", ZoneOffset.UTC), false, 0, List.of(), null, 0);
+        EventMapping mapping = EventMapping.compile(spec, (UidResolver) null, ANY);
+        RecordSource source = new RecordSource("logs", 2, 99L, T, bytes("{\"id\":7}"),
+                name -> name.equals("trace-id") ? bytes("t-1") : null);
+        EventMapping.Mapped mapped = mapping.apply(json(EVENT), source, () -> bytes(EVENT));
+        assertThat(mapped.eventTime()).isEqualTo(T);
+        Row row = mapped.rows().get(0);
+        assertThat(row.key()).isEqualTo(key("id:long, t:ts", 7L, T));
+        assertThat(row.cells()).containsExactly(cell("trace", "t-1"), cell("topic", "logs"), cell("p", "2"),
+                cell("o", "99"), cell("message", "disk full"));
+        assertThatThrownBy(() -> mapping.apply(json(EVENT), new RecordSource("logs", 2, 99L, T, bytes("plain"),
+                name -> null), () -> bytes(EVENT)))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("invalid $key.id null");
+    }
+
+    @Test
+    void shouldRefuseAnExpressionNamingThePiece() {
+        assertRefused(Spec.of("lower(5):text", "message"), "data key 'lower(5):text', part lower(5):text: expression"
+                + " 'lower(5)': lower(5): argument 1 of lower is a whole number, where text is expected (convert with"
+                + " text(...))");
+        assertThatThrownBy(() -> ColumnSpec.parseList("lower(message)")).hasMessage("column 'lower(message)': an"
+                + " expression needs a qualifier, e.g. lower(message)=q");
+        assertThatThrownBy(() -> ColumnSpec.parseList("status >= 500")).hasMessage("column 'status >= 500': an"
+                + " expression needs a qualifier, e.g. (status >= 500)=q");
+        assertRefused(Spec.of(DATA_LAYOUT, "message, upper(host.name)=message"), "columns 'message' and"
+                + " 'upper(host.name)=message' both write qualifier 'message'");
+        assertRefused(Spec.of(DATA_LAYOUT, "message").index("upper(host.name):text"), "index by_host key"
+                + " 'upper(host.name):text': part upper(host.name) is in no column of the data row, so index verify and"
+                + " backfill could not rebuild the index row from it; add upper(host.name) to the columns");
+    }
 }

@@ -8,7 +8,7 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.mapping.EventMapping;
-import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.keying.mapping.Expression;
 import dev.rowflow.pipeline.ingest.DeclaredInput;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.sinks.hbase.TableDefinition;
@@ -111,7 +111,7 @@ final class InputQueryCommand extends QueryCommand.QueryAction {
             }
             String path = argument.substring(0, eq);
             String value = argument.substring(eq + 1);
-            if (i >= parts.size() || !FieldPath.parse(parts.get(i).field()).equals(FieldPath.parse(path))) {
+            if (i >= parts.size() || !Expression.parse(parts.get(i).field()).equals(Expression.parse(path))) {
                 throw new ParameterException(spec.commandLine(), "'" + argument + "': the values name the leading parts "
                         + "of '" + layout.spec() + "' in order, so value " + (i + 1) + " is for "
                         + (i < parts.size() ? parts.get(i).field() : "no part (the key has " + parts.size() + ")"));
@@ -119,7 +119,7 @@ final class InputQueryCommand extends QueryCommand.QueryAction {
             KeyPart part = parts.get(i);
             if (part.encoding().textual()) {
                 leading.add(value);
-            } else if (part.field().equals(mapping.timePath().text())) {
+            } else if (Expression.parse(part.field()).equals(mapping.timePath())) {
                 leading.add(time(path, value));
             } else {
                 try {

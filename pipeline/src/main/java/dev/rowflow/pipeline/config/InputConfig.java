@@ -7,6 +7,7 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.AvroFormat;
 import dev.rowflow.keying.format.JsonFormat;
 import dev.rowflow.keying.mapping.ColumnSpec;
+import dev.rowflow.keying.mapping.Expression;
 import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;
 import dev.rowflow.keying.mapping.TimeFormat;
@@ -82,6 +83,11 @@ public final class InputConfig extends AbstractConfig {
     public static final String SUMMARY_TABLE = "summary.table";
     public static final String SUMMARY_KEY = "summary.key";
     public static final String SUMMARY_PERIOD_SECONDS = "summary.period.seconds";
+    /** Which records the input takes: a condition; empty, every record. */
+    public static final String WHERE = "where";
+    /** What a record of the topic that no input's {@code where} takes does. */
+    public static final String UNROUTED = "unrouted";
+    public static final String UNROUTED_COUNT = "count";
 
     /** What {@code time.missing} may say. */
     public static final String MISSING_DEAD_LETTER = "dead-letter";
@@ -176,8 +182,9 @@ public final class InputConfig extends AbstractConfig {
                         "format=avro-registry: longest pause between asking an unavailable registry again (starting "
                                 + "at 100 ms, doubling). Records wait, they are not set aside.")
                 .define(TIME, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
-                        "Field path of the event time (e.g. @timestamp): the cell timestamp of every row of the "
-                                + "record, and the value of key parts over this path.")
+                        "Field path of the event time (e.g. @timestamp, with fallbacks @timestamp | time), or an "
+                                + "expression ($timestamp: the Kafka record's; see docs/mapping.md): the cell timestamp "
+                                + "of every row of the record, and the value of key parts written the same.")
                 .define(TIME_FORMAT, Type.STRING, "iso8601", new TimeFormatValidator(), Importance.HIGH,
                         "How the time value reads: epoch-ms, epoch-s (a fraction allowed), epoch-us, epoch-ns, "
                                 + "iso8601 (RFC 3339, any fraction, an offset), or pattern:<java.time pattern>; or "
@@ -191,10 +198,12 @@ public final class InputConfig extends AbstractConfig {
                                 + "record's timestamp (which a replay reads again, so rows stay the same).")
                 .define(TABLE, Type.STRING, "", Importance.HIGH, "Data table; empty: the input's name.")
                 .define(KEY, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
-                        "Row key of the data table: [salt |] path:encoding, ... over field paths (see `rowflow keys "
-                                + "--help`); the table is pre-split to match. Do not change it for an existing table.")
+                        "Row key of the data table: [salt |] path:encoding, ... over field paths or expressions "
+                                + "(lower(host.name):text, $key.id:long; see `rowflow keys --help`, docs/mapping.md); "
+                                + "the table is pre-split to match. Do not change it for an existing table.")
                 .define(COLUMNS, Type.STRING, "*", Importance.HIGH, "Cells of the data row: path[:type][=qualifier] "
-                        + "(type: text, long, number, bool, json), path.*[=prefix*] (every other leaf under path), * "
+                        + "(type: text, long, number, bool, json; an expression instead of a path needs a qualifier: "
+                        + "lower(host.name)=h, $header.trace-id=trace), path.*[=prefix*] (every other leaf under path), * "
                         + "(every other leaf). Values as UTF-8 text, objects and arrays as compact JSON; a missing or "
                         + "null value writes no cell.")
                 .define(COLUMNS_MISMATCH, Type.STRING, MISSING_DEAD_LETTER,
@@ -217,7 +226,17 @@ public final class InputConfig extends AbstractConfig {
                 .define(SUMMARY_TABLE, Type.STRING, "", Importance.MEDIUM,
                         "Summary table; empty: <table>_summary.")
                 .define(SUMMARY_PERIOD_SECONDS, Type.LONG, 3600L, Range.atLeast(1), Importance.MEDIUM,
-                        "Length of a summary period; the key's time part holds the period's start.");
+                        "Length of a summary period; the key's time part holds the period's start.")
+                .define(WHERE, Type.STRING, "", new ConditionValidator(), Importance.MEDIUM, "Which records of the topic this input takes: a "
+                        + "condition (e.g. exists(event.dataset) and event.dataset != 'system.health'; see "
+                        + "docs/mapping.md). The others are counted in rowflow_records_filtered_total, not "
+                        + "dead-lettered. Several inputs may read one topic, each with its own where: the topic is "
+                        + "read once and each record goes to every input that takes it. Empty: every record.")
+                .define(UNROUTED, Type.STRING, UNROUTED_COUNT,
+                        ConfigDef.ValidString.in(UNROUTED_COUNT, MISSING_DEAD_LETTER), Importance.MEDIUM,
+                        "A record of the topic that no input's where takes: count (rowflow_records_unrouted_total) "
+                                + "or dead-letter (set aside with the conditions it failed). Inputs on one topic "
+                                + "must agree.");
         TableSettings.define(def, TABLE);
         TableSettings.define(def, SUMMARY_TABLE);
         for (String index : indexes) {
@@ -253,6 +272,29 @@ public final class InputConfig extends AbstractConfig {
 
     public String topic() {
         return getString(TOPIC);
+    }
+
+    /** The condition of {@code where}, or empty: every record. */
+    public String where() {
+        return getString(WHERE).strip();
+    }
+
+    /** Whether a record no input of the topic takes is set aside ({@code unrouted=dead-letter}). */
+    public boolean unroutedToDeadLetter() {
+        return getString(UNROUTED).equals(MISSING_DEAD_LETTER);
+    }
+
+    /**
+     * The keys saying how the topic's bytes are read, with their values: inputs that read one
+     * topic read it once, so they must agree on every one.
+     */
+    public Map<String, Object> readSettings() {
+        Map<String, Object> settings = new java.util.LinkedHashMap<>();
+        for (String key : List.of(FORMAT, AVRO_SCHEMAS, REGISTRY_URL, REGISTRY_READER_SCHEMA, REGISTRY_READER_SUBJECT,
+                DEAD_LETTER_TOPIC, UNROUTED)) {
+            settings.put(key, key.equals(DEAD_LETTER_TOPIC) ? deadLetterTopic() : get(key));
+        }
+        return settings;
     }
 
     public String deadLetterTopic() {
@@ -438,6 +480,24 @@ public final class InputConfig extends AbstractConfig {
         @Override
         public String toString() {
             return "epoch-ms, epoch-s, epoch-us, epoch-ns, iso8601, pattern:<pattern>, or several comma-separated";
+        }
+    }
+
+    private static final class ConditionValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (value != null && !value.toString().isBlank()) {
+                try {
+                    Expression.parseCondition(value.toString());
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException(name, value, e.getMessage());
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "a condition (docs/mapping.md), or empty";
         }
     }
 

@@ -5,7 +5,7 @@ import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.mapping.EventMapping;
-import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.keying.mapping.Expression;
 import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;
 import dev.rowflow.keying.mapping.TimestampPolicy;
@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A topic, a format and a mapping: records read in the format become the rows and counters the
@@ -38,11 +39,23 @@ public final class DeclaredInput implements Ingest {
     private final EventMapping indexMapping;
     private final List<IngestTable> tables;
     private final Consumer<RowKeyLayout> keyCheck;
+    private final Expression where;
+    private final boolean unroutedToDeadLetter;
+    private final LongAdder filtered = new LongAdder();
+    private final LongAdder unrouted = new LongAdder();
+    /** The inputs of its topic, in declaration order, this one among them: the first adds the topology. */
+    private List<DeclaredInput> topicInputs = List.of(this);
 
-    /** @param keyCheck refuses a key layout the input's records cannot make (see {@link #checkKeyLayout}) */
+    /**
+     * @param keyCheck refuses a key layout the input's records cannot make (see {@link #checkKeyLayout})
+     * @param where    the records it takes, or null for every record
+     */
     DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping, EventMapping indexMapping,
-                  List<IngestTable> tables, Consumer<RowKeyLayout> keyCheck) {
+                  List<IngestTable> tables, Consumer<RowKeyLayout> keyCheck, Expression where,
+                  boolean unroutedToDeadLetter) {
         this.name = name;
+        this.where = where;
+        this.unroutedToDeadLetter = unroutedToDeadLetter;
         this.keyCheck = keyCheck;
         this.source = source;
         this.format = format;
@@ -65,6 +78,18 @@ public final class DeclaredInput implements Ingest {
             String key = input.keyOf(e.piece(), e.index());
             throw new ConfigException(input.key(key), input.getString(key), e.getMessage());
         }
+        Expression where = null;
+        if (!input.where().isEmpty()) {
+            try {
+                where = Expression.parseCondition(input.where());
+                Optional<String> why = where.cannotYield(format::cannotYield);
+                if (why.isPresent()) {
+                    throw new IllegalArgumentException(why.get());
+                }
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(input.key(InputConfig.WHERE), input.where(), e.getMessage());
+            }
+        }
         Map<TableRole, RowKeyLayout> layouts = mapping.tableLayouts();
         List<IngestTable> tables = new ArrayList<>();
         input.rolesByTableKey().forEach((tableKey, role) -> tables.add(new IngestTable(role, new TableDefinition(
@@ -72,14 +97,11 @@ public final class DeclaredInput implements Ingest {
                 layouts.get(role)), input.key(tableKey), input.layoutKey(role))));
         return new DeclaredInput(input.name(), new Source(input.topic(), input.key(InputConfig.TOPIC),
                 input.deadLetterTopic(), "no such topic"), format, mapping, mapping, tables,
-                layout -> layout.parts().forEach(part -> {
-                    List<FieldPath> paths = FieldPath.parse(part.field()).alternatives();
-                    List<String> reasons = paths.stream().flatMap(path -> format.cannotYield(path).stream()).toList();
-                    if (reasons.size() == paths.size()) {
-                        throw new IllegalArgumentException("part '" + part.spec() + "' of layout '" + layout.spec()
-                                + "': " + String.join("; ", reasons));
-                    }
-                }));
+                layout -> layout.parts().forEach(part -> Expression.parse(part.field()).cannotYield(format::cannotYield)
+                        .ifPresent(why -> {
+                            throw new IllegalArgumentException("part '" + part.spec() + "' of layout '"
+                                    + layout.spec() + "': " + why);
+                        })), where, input.unroutedToDeadLetter());
     }
 
     @Override
@@ -138,10 +160,33 @@ public final class DeclaredInput implements Ingest {
         keyCheck.accept(layout);
     }
 
+    /**
+     * Makes {@code inputs} (declaration order, this one among them) the inputs of this one's
+     * topic: the first reads it for all ({@link PipelinePlan#build} checked they read it alike).
+     */
+    void readsTopicWith(List<DeclaredInput> inputs) {
+        this.topicInputs = List.copyOf(inputs);
+    }
+
+    /** Whether {@code other} reads this one's topic in the same read. */
+    boolean sharesTopicWith(DeclaredInput other) {
+        return topicInputs.contains(other);
+    }
+
+    /** Its condition ({@code where}), if it takes only some records of its topic. */
+    public Optional<Expression> where() {
+        return Optional.ofNullable(where);
+    }
+
+    /** Adds the topology of its topic's inputs, if it is the first of them (the topic is read once). */
     @Override
     public void addTo(StreamsBuilder builder, Wiring wiring) {
-        InputTopology.addTo(builder, name, source.topic(), format, mapping, wiring.sinks(),
-                wiring.flushBeforeCommit());
+        if (topicInputs.get(0) != this) {
+            return;
+        }
+        InputTopology.addTo(builder, source.topic(), format, topicInputs.stream()
+                        .map(input -> new InputTopology.Route(input.name, input.where, input.mapping, input.filtered))
+                        .toList(), unroutedToDeadLetter, unrouted, wiring.sinks(), wiring.flushBeforeCommit());
     }
 
     /** The registry's requests, if it reads through one, and each sparse index's records without a row in it. */
@@ -149,6 +194,16 @@ public final class DeclaredInput implements Ingest {
     public void bindTo(MeterRegistry meters) {
         if (format instanceof RegistryAvroFormat registry) {
             registry.bindTo(meters, name);
+        }
+        if (where != null) {
+            FunctionCounter.builder("rowflow.records.filtered", filtered, LongAdder::sum)
+                    .description("Records of the input's topic its where did not take (not dead-lettered)")
+                    .tag("input", name).register(meters);
+        }
+        if (topicInputs.get(0) == this && (where != null || topicInputs.size() > 1)) {
+            FunctionCounter.builder("rowflow.records.unrouted", unrouted, LongAdder::sum)
+                    .description("Records of the topic that no input's where took")
+                    .tag("topic", source.topic()).register(meters);
         }
         for (String index : indexes().keySet()) {
             FunctionCounter.builder("rowflow.index.rows.skipped", mapping, m -> m.indexRowsSkipped(index))

@@ -56,7 +56,7 @@ public final class LogIngest {
         String topic = config.getString(RowflowConfig.LOGS_TOPIC_CONFIG);
         return new DeclaredInput(RowflowConfig.LOGS_PIPELINE, new Source(topic, RowflowConfig.LOGS_TOPIC_CONFIG,
                 config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG), null), LogMapping.format(), mapping,
-                indexMapping, tables, LogEventRows::checkFields);
+                indexMapping, tables, LogEventRows::checkFields, null, false);
     }
 
     private static EventMapping compile(RowflowConfig config, UidResolver uids, boolean writeIndex, long bucket,

@@ -62,6 +62,7 @@ public final class PipelinePlan implements AutoCloseable {
                 ingests.add(OrderJoin.of(config, uids));
             }
             PipelinePlan plan = new PipelinePlan(config, ingests);
+            plan.shareTopics();
             plan.checkDistinct();
             return plan;
         } catch (RuntimeException e) {
@@ -70,16 +71,56 @@ public final class PipelinePlan implements AutoCloseable {
         }
     }
 
-    /** Refuses two inputs on one topic and two tables of one name: each would undo the other. */
+    /**
+     * Lets declared inputs of one topic read it once, each taking the records its {@code where}
+     * does; they must read it alike (format, schemas, dead-letter topic, unrouted), as one read
+     * serves them all.
+     */
+    private void shareTopics() {
+        Map<String, List<DeclaredInput>> byTopic = new LinkedHashMap<>();
+        Map<String, InputConfig> configs = new LinkedHashMap<>();
+        for (InputConfig input : config.inputs()) {
+            configs.put(input.name(), input);
+            declaredInput(input.name()).ifPresent(declared -> byTopic.computeIfAbsent(input.topic(),
+                    topic -> new ArrayList<>()).add(declared));
+        }
+        for (List<DeclaredInput> inputs : byTopic.values()) {
+            if (inputs.size() < 2) {
+                continue;
+            }
+            InputConfig first = configs.get(inputs.get(0).name());
+            for (DeclaredInput other : inputs.subList(1, inputs.size())) {
+                InputConfig input = configs.get(other.name());
+                first.readSettings().forEach((key, value) -> {
+                    Object own = input.readSettings().get(key);
+                    if (!java.util.Objects.equals(value, own)) {
+                        throw new ConfigException(input.key(key), own, "input " + input.name() + " reads topic "
+                                + input.topic() + " with input " + first.name() + ", which reads it once for both: "
+                                + "they must agree on " + key + " (" + first.key(key) + "=" + value + ")");
+                    }
+                });
+            }
+            inputs.forEach(input -> input.readsTopicWith(inputs));
+        }
+    }
+
+    /**
+     * Refuses a topic read by two ingests other than declared inputs sharing it, and two tables of
+     * one name: each would undo the other.
+     */
     private void checkDistinct() {
-        Map<String, String> topics = new LinkedHashMap<>();
+        Map<String, Ingest> topics = new LinkedHashMap<>();
+        Map<String, String> keys = new LinkedHashMap<>();
         Map<String, String> tables = new LinkedHashMap<>();
         for (Ingest ingest : ingests) {
             for (Source source : ingest.sources()) {
-                String previous = topics.putIfAbsent(source.topic(), source.topicKey());
-                if (previous != null) {
-                    throw new ConfigException(source.topicKey(), source.topic(), "already read by " + previous
-                            + ": one topic feeds one input");
+                Ingest previous = topics.putIfAbsent(source.topic(), ingest);
+                keys.putIfAbsent(source.topic(), source.topicKey());
+                boolean shared = previous instanceof DeclaredInput first && ingest instanceof DeclaredInput next
+                        && first.sharesTopicWith(next);
+                if (previous != null && !shared) {
+                    throw new ConfigException(source.topicKey(), source.topic(), "already read by "
+                            + keys.get(source.topic()) + ": only declared inputs share a topic (each with its where)");
                 }
             }
         }

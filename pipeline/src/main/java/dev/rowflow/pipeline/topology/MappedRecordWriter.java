@@ -25,7 +25,8 @@ final class MappedRecordWriter extends RowWriter<byte[], ReadRecord> {
         if (record.value() == null) {
             throw EventRules.tombstone(topic, "its records are events, and rowflow does not delete on them");
         }
-        EventMapping.Mapped mapped = mapping.apply(record.value().tree(), record.value().canonical(), record.timestamp());
+        EventMapping.Mapped mapped = mapping.apply(record.value().tree(), RecordSources.of(context(), record),
+                record.value().canonical());
         write(mapped.rows());
         mapped.counter().ifPresent(this::count);
     }

@@ -62,6 +62,11 @@ abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
         sink.count(counter, source.topic() + "-" + source.partition(), source.offset());
     }
 
+    /** The context of the record being processed. */
+    final ProcessorContext<Void, Void> context() {
+        return context;
+    }
+
     /** Makes everything written so far durable now, not at the next commit. */
     final void flush() {
         try {

@@ -94,7 +94,15 @@ class InputConfigTest {
         refused(app("inputs", "App"), "Invalid value [App] for configuration inputs: input name 'App' must be 1 to 40 of "
                 + "a-z, 0-9, _ and -, starting with a letter");
         refused(app("input.app.topic", "logs"), "Invalid value logs for configuration input.app.topic: already read by "
-                + "topic.logs: one topic feeds one input");
+                + "topic.logs: only declared inputs share a topic (each with its where)");
+        refused(app("input.app.where", "status >= 'x' or"), "Invalid value status >= 'x' or for configuration "
+                + "input.app.where: expression 'status >= 'x' or': expected a value at offset 16 (the end)");
+        refused(app("input.app.where", "lower(host.name)"), "Invalid value lower(host.name) for configuration "
+                + "input.app.where: expression 'lower(host.name)' is text, where a condition is expected (e.g. x = 'a', "
+                + "exists(x), x matches '^a')");
+        refused(app("input.app.columns", "message=m, host.name=h, upper(x=h"), "Invalid value message=m, host.name=h, "
+                + "upper(x=h for configuration input.app.columns: column 'upper(x=h': expression 'upper(x=h': "
+                + "expected ')' at offset 9 (the end)");
         refused(app("input.app.table", "log_data"), "Invalid value log_data for configuration input.app.table: already "
                 + "the table of table.log.data: every table has one key layout and one writer");
         refused(app("input.app.index.mine.key", "host.name:text"), "input.app.index.mine.key: unknown key of input app "
@@ -175,5 +183,26 @@ class InputConfigTest {
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
+    }
+
+    @Test
+    void shouldLetInputsShareATopicThatTheyReadAlike() {
+        Map<String, String> two = app("inputs", "app,errors", "input.app.where", "status < 500",
+                "input.errors.topic", "app-logs", "input.errors.where", "status >= 500", "input.errors.time", "@timestamp",
+                "input.errors.key", "host.name:text, @timestamp:rts", "input.errors.columns", "message");
+        try (PipelinePlan plan = plan(two)) {
+            assertThat(plan.declaredInput("app").orElseThrow().where().orElseThrow().text()).isEqualTo("status < 500");
+            assertThat(plan.deadLetterTopics()).containsEntry("app-logs", "app-logs.dead-letter");
+        }
+        Map<String, String> otherDeadLetters = new HashMap<>(two);
+        otherDeadLetters.put("input.errors.dead.letter.topic", "errors-dlq");
+        refused(otherDeadLetters, "Invalid value errors-dlq for configuration input.errors.dead.letter.topic: input "
+                + "errors reads topic app-logs with input app, which reads it once for both: they must agree on "
+                + "dead.letter.topic (input.app.dead.letter.topic=app-logs.dead-letter)");
+        Map<String, String> otherPolicy = new HashMap<>(two);
+        otherPolicy.put("input.errors.unrouted", "dead-letter");
+        refused(otherPolicy, "Invalid value dead-letter for configuration input.errors.unrouted: input errors reads "
+                + "topic app-logs with input app, which reads it once for both: they must agree on unrouted "
+                + "(input.app.unrouted=count)");
     }
 }

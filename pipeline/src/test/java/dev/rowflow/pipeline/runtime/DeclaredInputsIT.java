@@ -279,6 +279,90 @@ class DeclaredInputsIT {
         }
     }
 
+    @Test
+    void shouldRouteOneTopicReadOnceIntoTwoInputsTakingKeysAndHeadersAsSources() throws Exception {
+        // Filebeat: module events and plain lines on one topic, health checks that no input takes.
+        Map<String, String> props = base("routes");
+        props.put("inputs", "modules,lines");
+        props.put("input.modules.topic", "routes-json");
+        props.put("input.modules.where", "exists(event.dataset) and event.dataset != 'system.health'");
+        props.put("input.modules.time", "@timestamp");
+        props.put("input.modules.key", "lower(event.dataset):text, $key.id:long");
+        props.put("input.modules.columns", "message=m, $header.trace-id=trace, $topic=topic");
+        props.put("input.lines.topic", "routes-json");
+        props.put("input.lines.where", "not exists(event.dataset)");
+        props.put("input.lines.time", "@timestamp");
+        props.put("input.lines.key", "$partition:long, $offset:long");
+        props.put("input.lines.columns", "message=m, upper(host.name | host)=h");
+        RowflowConfig config = new RowflowConfig(props);
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, "routes-json", java.util.Optional.of(2), Duration.ofSeconds(30));
+        }
+        int modules = 20;
+        int lines = 20;
+        int health = 10;
+        int keyless = 2;
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "routes-json")) {
+            for (int i = 0; i < modules; i++) {
+                producer.send("{\"id\": " + i + "}", null, bytes(event("\"event\":{\"dataset\":\"Nginx.Access\"}",
+                        null, "\"module " + i + "\"")), Map.of("trace-id", "t-" + i));
+            }
+            for (int i = 0; i < lines; i++) {
+                // Logstash before and after ECS: host a string, then host.name
+                String host = i % 2 == 0 ? "\"host\":\"web-" + i + "\"" : "\"host\":{\"name\":\"web-" + i + "\"}";
+                producer.send("line-" + i, null, bytes(event(host, null, "\"line " + i + "\"")));
+            }
+            for (int i = 0; i < health; i++) {
+                producer.send("h", null, bytes(event("\"event\":{\"dataset\":\"system.health\"}", null,
+                        "\"ok\"")));
+            }
+            for (int i = 0; i < keyless; i++) {
+                producer.send("not-json-" + i, null, bytes(event("\"event\":{\"dataset\":\"nginx.access\"}", null,
+                        "\"keyless\"")));
+            }
+            producer.flush();
+        }
+
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        double unrouted;
+        double filteredByModules;
+        double filteredByLines;
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, meters);
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            PipelineRuns.awaitCommitted(pipeline, admin, config, "routes-json", modules + lines + health + keyless);
+            unrouted = meters.get("rowflow.records.unrouted").tag("topic", "routes-json").functionCounter().count();
+            filteredByModules = meters.get("rowflow.records.filtered").tag("input", "modules").functionCounter().count();
+            filteredByLines = meters.get("rowflow.records.filtered").tag("input", "lines").functionCounter().count();
+        }
+
+        Map<ByteBuffer, Result> moduleRows = scan("modules");
+        assertThat(moduleRows).hasSize(modules);
+        RowKeyLayout moduleKey = RowKeyLayout.parse("dataset:text, id:long", null);
+        for (int i = 0; i < modules; i++) {
+            Result row = moduleRows.get(ByteBuffer.wrap(moduleKey.encode("nginx.access", (long) i)));
+            assertThat(row).as("module row %d", i).isNotNull();
+            assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("m")))).isEqualTo("module " + i);
+            assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("trace")))).isEqualTo("t-" + i);
+            assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("topic")))).isEqualTo("routes-json");
+        }
+        Map<ByteBuffer, Result> lineRows = scan("lines");
+        assertThat(lineRows).hasSize(lines);
+        Map<String, String> hostByMessage = new HashMap<>();
+        lineRows.values().forEach(row -> hostByMessage.put(Bytes.toString(row.getValue(Bytes.toBytes("d"),
+                Bytes.toBytes("m"))), Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("h")))));
+        for (int i = 0; i < lines; i++) {
+            assertThat(hostByMessage).containsEntry("line " + i, "WEB-" + i);
+        }
+        assertThat(unrouted).isEqualTo(health);
+        assertThat(filteredByModules).isEqualTo(lines + health);
+        assertThat(filteredByLines).isEqualTo(modules + health + keyless);
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                "routes-json.dead-letter", keyless);
+        assertThat(dead).hasSize(keyless).allSatisfy(record -> assertThat(TopicReader.header(record,
+                "__streams.errors.message")).isEqualTo("invalid $key.id null: is missing: it is part of the row key"));
+    }
+
     private static byte[] bytes(String json) {
         return json.getBytes(StandardCharsets.UTF_8);
     }

@@ -7,6 +7,7 @@ import dev.rowflow.keying.layout.KeyRange;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UnknownNameException;
 import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.keying.mapping.Expression;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
@@ -168,6 +169,6 @@ public final class InputQueries {
 
     /** Whether a key part holds the event time (ordered bytes or not). */
     boolean isTime(KeyPart part) {
-        return part.field().equals(mapping.timePath().text());
+        return Expression.parse(part.field()).equals(mapping.timePath());
     }
 }

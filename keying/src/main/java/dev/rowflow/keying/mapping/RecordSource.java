@@ -1,0 +1,125 @@
+package dev.rowflow.keying.mapping;
+
+import dev.rowflow.keying.InvalidEventException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * What a Kafka record carries besides its value, as the sources an expression may name:
+ * {@code $key} (the record key), {@code $header.<name>}, {@code $topic}, {@code $partition},
+ * {@code $offset} and {@code $timestamp} (the record's timestamp in ms).
+ *
+ * <p>The key is read when first asked for, once per record: as JSON if its bytes are one JSON
+ * value (an object, so {@code $key.id} finds {@code {"id":7}}; a number; a string), else as UTF-8
+ * text ({@code order-7}). A header is its last value under the name, as UTF-8 text. Not
+ * thread-safe: one per record.
+ */
+public final class RecordSource {
+    /** A record known only by its timestamp (tests, benchmarks, records that are not from Kafka). */
+    public static RecordSource ofTimestamp(long timestamp) {
+        return new RecordSource(null, -1, -1, timestamp, null, name -> null);
+    }
+
+    private final String topic;
+    private final int partition;
+    private final long offset;
+    private final long timestamp;
+    private final byte[] key;
+    private final Function<String, byte[]> headers;
+    private Object keyValue;
+
+    /**
+     * @param topic     the topic, or null where unknown
+     * @param partition the partition, or -1
+     * @param offset    the offset, or -1
+     * @param key       the record key's bytes, or null
+     * @param headers   the last value of a header by name, or null if the record has none
+     */
+    public RecordSource(String topic, int partition, long offset, long timestamp, byte[] key,
+                        Function<String, byte[]> headers) {
+        this.topic = topic;
+        this.partition = partition;
+        this.offset = offset;
+        this.timestamp = timestamp;
+        this.key = key;
+        this.headers = headers;
+    }
+
+    public long timestamp() {
+        return timestamp;
+    }
+
+    public byte[] keyBytes() {
+        return key;
+    }
+
+    /** The value of a source by name ({@code topic}, {@code key}...); null if this record lacks it. */
+    Object get(Source source, String header) {
+        return switch (source) {
+            case TOPIC -> topic;
+            case PARTITION -> partition < 0 ? null : (Object) (long) partition;
+            case OFFSET -> offset < 0 ? null : (Object) offset;
+            case TIMESTAMP -> timestamp;
+            case KEY -> key();
+            case HEADER -> {
+                byte[] value = headers.apply(header);
+                yield value == null ? null : new String(value, StandardCharsets.UTF_8);
+            }
+        };
+    }
+
+    private Object key() {
+        if (key == null) {
+            return null;
+        }
+        if (keyValue == null) {
+            keyValue = readKey(key);
+        }
+        return keyValue;
+    }
+
+    /** The key as a record-tree value: one JSON value if it is one, else its text. */
+    static Object readKey(byte[] key) {
+        int first = 0;
+        while (first < key.length && Character.isWhitespace(key[first])) {
+            first++;
+        }
+        if (first < key.length && "{[\"-0123456789tfn".indexOf(key[first]) >= 0) {
+            try {
+                // One JSON value: wrap it so that the record reader (which reads objects) reads it.
+                byte[] wrapped = new byte[key.length + 6];
+                System.arraycopy("{\"k\":".getBytes(StandardCharsets.US_ASCII), 0, wrapped, 0, 5);
+                System.arraycopy(key, 0, wrapped, 5, key.length);
+                wrapped[wrapped.length - 1] = '}';
+                Map<String, Object> tree = JsonRecordReader.read(wrapped);
+                return tree.get("k");
+            } catch (InvalidEventException notJson) {
+                // not JSON after all: its text
+            }
+        }
+        return new String(key, StandardCharsets.UTF_8);
+    }
+
+    /** The sources, by the name after the {@code $}. */
+    enum Source {
+        KEY("key"), HEADER("header"), TOPIC("topic"), PARTITION("partition"), OFFSET("offset"),
+        TIMESTAMP("timestamp");
+
+        final String token;
+
+        Source(String token) {
+            this.token = token;
+        }
+
+        static Source of(String token) {
+            for (Source source : values()) {
+                if (source.token.equals(token)) {
+                    return source;
+                }
+            }
+            return null;
+        }
+    }
+}
