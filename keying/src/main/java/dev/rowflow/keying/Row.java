@@ -14,8 +14,18 @@ public final class Row {
     private final byte[] key;
     private final long timestamp;
     private final List<Cell> cells;
+    private final long ttlMillis;
 
     public Row(TableRole table, byte[] key, long timestamp, List<Cell> cells) {
+        this(table, key, timestamp, cells, 0);
+    }
+
+    /**
+     * @param ttlMillis the cells' own TTL ({@code Mutation#setTTL}, counted from the timestamp;
+     *                  the family's TTL still applies), 0 for the table's
+     */
+    public Row(TableRole table, byte[] key, long timestamp, List<Cell> cells, long ttlMillis) {
+        this.ttlMillis = ttlMillis;
         this.table = Objects.requireNonNull(table, "table");
         this.key = Objects.requireNonNull(key, "key");
         this.timestamp = timestamp;
@@ -41,11 +51,17 @@ public final class Row {
         return cells;
     }
 
+    /** The cells' own TTL in ms, or 0 for the table's. */
+    public long ttlMillis() {
+        return ttlMillis;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Row r
                 && table == r.table
                 && timestamp == r.timestamp
+                && ttlMillis == r.ttlMillis
                 && Arrays.equals(key, r.key)
                 && cells.equals(r.cells);
     }

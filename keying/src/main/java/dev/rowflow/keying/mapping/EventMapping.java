@@ -62,9 +62,12 @@ public final class EventMapping {
     private final Columns columns;
     private final List<Index> indexes;
     private final KeyPlan summary;
+    /** The TTL of a record's rows, or null for the tables'. */
+    private final Expression ttl;
 
     private EventMapping(MappingSpec spec, Expression timePath, KeyPlan data, Columns columns,
-                         List<Index> indexes, KeyPlan summary) {
+                         List<Index> indexes, KeyPlan summary, Expression ttl) {
+        this.ttl = ttl;
         this.spec = spec;
         this.timePath = timePath;
         this.family = bytes(spec.family());
@@ -155,8 +158,21 @@ public final class EventMapping {
                         + "time path " + timePath + " for the period");
             }
         }
+        Expression ttl = null;
+        if (spec.ttl() != null && !spec.ttl().isBlank()) {
+            try {
+                ttl = KeyPlan.parse("the TTL", spec.ttl());
+                KeyPlan.checkYield(yield, ttl, "the TTL");
+                if (ttl.kind() != Expression.Kind.ANY && ttl.kind() != Expression.Kind.LONG) {
+                    throw new IllegalArgumentException("the TTL '" + ttl + "' is " + ttl.kind().name().toLowerCase(
+                            java.util.Locale.ROOT) + ", where a whole number of ms is expected (convert with long(...))");
+                }
+            } catch (IllegalArgumentException e) {
+                throw new MappingException(Piece.TTL, null, e.getMessage(), e);
+            }
+        }
         return new EventMapping(spec, timePath, data, columns,
-                List.copyOf(indexes), summary);
+                List.copyOf(indexes), summary, ttl);
     }
 
     public MappingSpec spec() {
@@ -299,17 +315,35 @@ public final class EventMapping {
             throw new InvalidEventException("value", null, "has none of the mapped columns ("
                     + spec.columns().stream().map(ColumnSpec::spec).toList() + "): a row needs at least one cell");
         }
+        long ttlMillis = ttlOf(record, source);
         List<Row> rows = new ArrayList<>(1 + indexes.size());
-        rows.add(new Row(spec.dataTable(), dataKey, eventTime, cells));
+        rows.add(new Row(spec.dataTable(), dataKey, eventTime, cells, ttlMillis));
         for (Index index : indexes) {
             Object[] values = index.plan.values(record, source, eventTime, index.skipWhenMissing);
             if (values == null) {
                 index.skipped.increment();
                 continue;
             }
-            rows.add(indexRow(index.table, index.plan.layout.encodeParts(values), dataKey, eventTime));
+            rows.add(new Row(index.table, index.plan.layout.encodeParts(values), eventTime,
+                    List.of(new Cell(INDEX_FAMILY, DATA_ROW_KEY, dataKey)), ttlMillis));
         }
         return rows;
+    }
+
+    /** The record's TTL in ms from the TTL expression, or 0 (the tables') if it has none or no value. */
+    private long ttlOf(Map<String, Object> record, RecordSource source) {
+        if (ttl == null) {
+            return 0;
+        }
+        Object value = ttl.evaluate(record, source);
+        if (value == null || value == RecordTree.NULL) {
+            return 0;
+        }
+        Object millis = KeyPlan.keyValue(ttl, value, false);
+        if ((Long) millis <= 0) {
+            throw new InvalidEventException(ttl.text(), millis, "is not a positive TTL in ms");
+        }
+        return (Long) millis;
     }
 
     private Row bucketRow(Map<String, Object> record, RecordSource source, Supplier<byte[]> canonical,

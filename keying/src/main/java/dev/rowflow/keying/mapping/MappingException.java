@@ -21,7 +21,9 @@ public final class MappingException extends IllegalArgumentException {
         /** An index table's key layout; {@link #index()} names the index. */
         INDEX_KEY,
         /** The summary table's key layout. */
-        SUMMARY_KEY
+        SUMMARY_KEY,
+        /** The expression of the rows' TTL. */
+        TTL
     }
 
     private final Piece piece;

@@ -25,11 +25,22 @@ import java.util.Objects;
  * @param maxCellBytes     largest cell a value may become (0: no limit of rowflow's own)
  * @param timestamps       what to do with an event time before 1970 or too far ahead of its
  *                         record's timestamp
+ * @param ttl              an expression of the TTL in ms of the record's data and index rows
+ *                         ({@code Mutation#setTTL}), or null: the tables' own
  */
 public record MappingSpec(TableRole dataTable, String family, String keyLayout, List<ColumnSpec> columns,
                           String timePath, TimeFormat timeFormat, boolean recordTimeWhenMissing,
                           long timeBucketMillis, List<IndexSpec> indexes, SummarySpec summary, int maxCellBytes,
-                          TimestampPolicy timestamps) {
+                          TimestampPolicy timestamps, String ttl) {
+
+    /** A mapping whose rows take their tables' TTL. */
+    public MappingSpec(TableRole dataTable, String family, String keyLayout, List<ColumnSpec> columns,
+                       String timePath, TimeFormat timeFormat, boolean recordTimeWhenMissing,
+                       long timeBucketMillis, List<IndexSpec> indexes, SummarySpec summary, int maxCellBytes,
+                       TimestampPolicy timestamps) {
+        this(dataTable, family, keyLayout, columns, timePath, timeFormat, recordTimeWhenMissing, timeBucketMillis,
+                indexes, summary, maxCellBytes, timestamps, null);
+    }
 
     /** A mapping with the {@link TimestampPolicy#LENIENT lenient} timestamp policy. */
     public MappingSpec(TableRole dataTable, String family, String keyLayout, List<ColumnSpec> columns,
@@ -53,7 +64,13 @@ public record MappingSpec(TableRole dataTable, String family, String keyLayout, 
     /** This mapping under another timestamp policy. */
     public MappingSpec withTimestamps(TimestampPolicy policy) {
         return new MappingSpec(dataTable, family, keyLayout, columns, timePath, timeFormat, recordTimeWhenMissing,
-                timeBucketMillis, indexes, summary, maxCellBytes, policy);
+                timeBucketMillis, indexes, summary, maxCellBytes, policy, ttl);
+    }
+
+    /** This mapping with the TTL of each record's rows from an expression (null: the tables'). */
+    public MappingSpec withTtl(String expression) {
+        return new MappingSpec(dataTable, family, keyLayout, columns, timePath, timeFormat, recordTimeWhenMissing,
+                timeBucketMillis, indexes, summary, maxCellBytes, timestamps, expression);
     }
 
     /**

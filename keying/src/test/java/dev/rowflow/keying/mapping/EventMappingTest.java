@@ -679,4 +679,27 @@ class EventMappingTest {
                 + " 'upper(host.name):text': part upper(host.name) is in no column of the data row, so index verify and"
                 + " backfill could not rebuild the index row from it; add upper(host.name) to the columns");
     }
+
+    @Test
+    void shouldGiveEachRecordsRowsTheTtlItCarries() {
+        MappingSpec spec = Spec.of(DATA_LAYOUT, "message, host.name").index(INDEX_LAYOUT).build()
+                .withTtl("long(retention_ms) | $header.ttl-ms");
+        EventMapping mapping = EventMapping.compile(spec, (UidResolver) null, ANY);
+        String kept = EVENT.replace("\"status\":200", "\"status\":200,\"retention_ms\":\"86400000\"");
+        assertThat(rowsOf(mapping, kept)).extracting(Row::ttlMillis).containsExactly(86_400_000L, 86_400_000L);
+        assertThat(rowsOf(mapping, EVENT)).extracting(Row::ttlMillis).containsExactly(0L, 0L);
+        RecordSource headed = new RecordSource("t", 0, 0, T, null, name -> name.equals("ttl-ms") ? bytes("60000") : null);
+        assertThatThrownBy(() -> mapping.apply(json(EVENT), headed, () -> bytes(EVENT)))
+                .hasMessageContaining("'60000': is text, where a whole number is expected"); // convert with long(...)
+        EventMapping fromHeader = EventMapping.compile(spec.withTtl("long($header.ttl-ms)"), (UidResolver) null, ANY);
+        assertThat(fromHeader.apply(json(EVENT), headed, () -> bytes(EVENT)).rows()).extracting(Row::ttlMillis)
+                .containsExactly(60_000L, 60_000L);
+        assertInvalid(mapping, EVENT.replace("\"status\":200", "\"status\":200,\"retention_ms\":\"-5\""),
+                "long(retention_ms) | $header.ttl-ms", "invalid long(retention_ms) | $header.ttl-ms '-5': is not a "
+                        + "positive TTL in ms");
+        assertThatThrownBy(() -> EventMapping.compile(spec.withTtl("lower(x)"), (UidResolver) null, ANY))
+                .isInstanceOf(MappingException.class).hasMessage("the TTL 'lower(x)' is text, where a whole number of ms "
+                        + "is expected (convert with long(...))")
+                .satisfies(e -> assertThat(((MappingException) e).piece()).isEqualTo(MappingException.Piece.TTL));
+    }
 }

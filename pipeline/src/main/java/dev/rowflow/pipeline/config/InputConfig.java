@@ -88,6 +88,8 @@ public final class InputConfig extends AbstractConfig {
     /** What a record of the topic that no input's {@code where} takes does. */
     public static final String UNROUTED = "unrouted";
     public static final String UNROUTED_COUNT = "count";
+    /** The TTL of each record's rows, from the record. */
+    public static final String TTL_MS = "ttl.ms";
 
     /** What {@code time.missing} may say. */
     public static final String MISSING_DEAD_LETTER = "dead-letter";
@@ -232,6 +234,12 @@ public final class InputConfig extends AbstractConfig {
                         + "docs/mapping.md). The others are counted in rowflow_records_filtered_total, not "
                         + "dead-lettered. Several inputs may read one topic, each with its own where: the topic is "
                         + "read once and each record goes to every input that takes it. Empty: every record.")
+                .define(TTL_MS, Type.STRING, "", Importance.MEDIUM, "The TTL in ms of each record's data and "
+                        + "index rows, from the record: a path or expression giving a whole number of ms (e.g. "
+                        + "retention_ms, long($header.ttl-ms)), set as the Puts' cell TTL (Mutation#setTTL, counted "
+                        + "from the event time) in place of the table's cell.ttl.ms; the family TTL still applies. A "
+                        + "record without a value takes the table's; one that is not a positive whole number is set "
+                        + "aside. Empty: the tables' TTL.")
                 .define(UNROUTED, Type.STRING, UNROUTED_COUNT,
                         ConfigDef.ValidString.in(UNROUTED_COUNT, MISSING_DEAD_LETTER), Importance.MEDIUM,
                         "A record of the topic that no input's where takes: count (rowflow_records_unrouted_total) "
@@ -438,7 +446,8 @@ public final class InputConfig extends AbstractConfig {
                 TimeFormat.parse(getString(TIME_FORMAT), ZoneId.of(getString(TIME_ZONE))),
                 getString(TIME_MISSING).equals(MISSING_RECORD_TIMESTAMP), getInt(TIME_BUCKET_SECONDS) * 1000L,
                 indexSpecs, summaryKey.isEmpty() ? null : new MappingSpec.SummarySpec(summaryRole(), summaryKey,
-                getLong(SUMMARY_PERIOD_SECONDS) * 1000L), getInt(MAX_CELL_BYTES));
+                getLong(SUMMARY_PERIOD_SECONDS) * 1000L), getInt(MAX_CELL_BYTES))
+                .withTtl(getString(TTL_MS).isBlank() ? null : getString(TTL_MS));
     }
 
     /**
@@ -453,6 +462,7 @@ public final class InputConfig extends AbstractConfig {
             case DATA_KEY -> KEY;
             case INDEX_KEY -> "index." + index + "." + KEY;
             case SUMMARY_KEY -> SUMMARY_KEY;
+            case TTL -> TTL_MS;
         };
     }
 
@@ -464,6 +474,10 @@ public final class InputConfig extends AbstractConfig {
     void checkStore(Store store) {
         for (String table : tableKeys()) {
             TableSettings.checkSupported(store, this, prefix(), table, tableName(table));
+        }
+        if (!getString(TTL_MS).isBlank() && !store.capabilities().cellTtl()) {
+            throw new ConfigException(key(TTL_MS), getString(TTL_MS), "the store " + store
+                    + " keeps no TTL per cell (Mutation#setTTL); use the tables' ttl.seconds");
         }
     }
 

@@ -294,6 +294,8 @@ class DeclaredInputsIT {
         props.put("input.lines.time", "@timestamp");
         props.put("input.lines.key", "$partition:long, $offset:long");
         props.put("input.lines.columns", "message=m, upper(host.name | host)=h");
+        // A TTL from a header: lines that carry one (written in 2020) have expired when they are read back.
+        props.put("input.lines.ttl.ms", "long($header.ttl-ms)");
         RowflowConfig config = new RowflowConfig(props);
         try (Admin admin = Admin.create(config.kafkaProperties())) {
             KafkaTopics.createIfAbsent(admin, "routes-json", java.util.Optional.of(2), Duration.ofSeconds(30));
@@ -302,6 +304,7 @@ class DeclaredInputsIT {
         int lines = 20;
         int health = 10;
         int keyless = 2;
+        int expiring = 4;
         try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "routes-json")) {
             for (int i = 0; i < modules; i++) {
                 producer.send("{\"id\": " + i + "}", null, bytes(event("\"event\":{\"dataset\":\"Nginx.Access\"}",
@@ -320,6 +323,10 @@ class DeclaredInputsIT {
                 producer.send("not-json-" + i, null, bytes(event("\"event\":{\"dataset\":\"nginx.access\"}", null,
                         "\"keyless\"")));
             }
+            for (int i = 0; i < expiring; i++) {
+                producer.send("old-" + i, null, bytes(event("\"host\":\"old\"", "2020-01-01T00:00:00.000Z",
+                        "\"expired " + i + "\"")), Map.of("ttl-ms", "86400000"));
+            }
             producer.flush();
         }
 
@@ -330,7 +337,8 @@ class DeclaredInputsIT {
         double filteredByLines;
         try (RowflowPipeline pipeline = RowflowPipeline.start(config, meters);
              Admin admin = Admin.create(config.kafkaProperties())) {
-            PipelineRuns.awaitCommitted(pipeline, admin, config, "routes-json", modules + lines + health + keyless);
+            PipelineRuns.awaitCommitted(pipeline, admin, config, "routes-json",
+                    modules + lines + health + keyless + expiring);
             unrouted = meters.get("rowflow.records.unrouted").tag("topic", "routes-json").functionCounter().count();
             filteredByModules = meters.get("rowflow.records.filtered").tag("input", "modules").functionCounter().count();
             filteredByLines = meters.get("rowflow.records.filtered").tag("input", "lines").functionCounter().count();
@@ -355,7 +363,7 @@ class DeclaredInputsIT {
             assertThat(hostByMessage).containsEntry("line " + i, "WEB-" + i);
         }
         assertThat(unrouted).isEqualTo(health);
-        assertThat(filteredByModules).isEqualTo(lines + health);
+        assertThat(filteredByModules).isEqualTo(lines + health + expiring);
         assertThat(filteredByLines).isEqualTo(modules + health + keyless);
         List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
                 "routes-json.dead-letter", keyless);

@@ -137,15 +137,18 @@ final class TableWriter {
     }
 
     /**
-     * The Put of a row: every cell at the row's timestamp, with the table's cell TTL if it has one
-     * (HBase counts a cell TTL from the cell timestamp, i.e. from the event time).
+     * The Put of a row: every cell at the row's timestamp, with the row's own TTL (from the
+     * record, {@code input.<name>.ttl.ms}) or else the table's cell TTL if it has one (HBase
+     * counts a cell TTL from the cell timestamp, i.e. from the event time).
      */
     static Put toPut(Row row, long cellTtlMillis) {
         Put put = new Put(row.key(), row.timestamp());
         for (Cell cell : row.cells()) {
             put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
         }
-        if (cellTtlMillis > 0) {
+        if (row.ttlMillis() > 0) {
+            put.setTTL(row.ttlMillis());
+        } else if (cellTtlMillis > 0) {
             put.setTTL(cellTtlMillis);
         }
         return put;
