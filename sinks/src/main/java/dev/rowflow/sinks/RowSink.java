@@ -2,6 +2,8 @@ package dev.rowflow.sinks;
 
 import dev.rowflow.keying.Counter;
 import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.mapping.EventMapping;
 
 import java.io.IOException;
 
@@ -33,6 +35,19 @@ public interface RowSink extends AutoCloseable {
      * replay leaves the counter as it was. Applied at the next {@link #flush()}.
      */
     void count(Counter counter, String source, long position);
+
+    /**
+     * Deletes data row {@code key} of {@code table} and the row each index of {@code mapping} has
+     * for it, the index keys rebuilt from the data row as it is stored now
+     * ({@link EventMapping#indexRowOf}). Rows written before are stored first, so the delete
+     * sees them and comes after them; a row written after survives it, even in the same
+     * millisecond. Done when it returns: index rows first, then the data row, so a delete cut
+     * short is completed by doing it again (a replay), and a delete of a row that is gone changes
+     * nothing.
+     *
+     * @return whether there was a data row to delete
+     */
+    boolean delete(TableRole table, byte[] key, EventMapping mapping) throws IOException;
 
     /** Sends every buffered row and waits until the store has acknowledged each one. */
     void flush() throws IOException;

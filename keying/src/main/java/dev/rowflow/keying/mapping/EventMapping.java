@@ -330,6 +330,36 @@ public final class EventMapping {
         return rows;
     }
 
+    /**
+     * The key of the data row a delete of this record removes: the data key made as
+     * {@link #rowsOf} makes it, from a record that says it is deleted or from the Kafka record key
+     * of a tombstone ({@code $key.id}, with {@code record} empty). Nothing else of the mapping is
+     * needed: the index rows to delete come from the stored data row ({@link #indexRowOf}).
+     *
+     * <p>A time part takes the event time from the time expression and the timestamp policy, never
+     * the Kafka record's timestamp: a delete's own timestamp says when it was sent, not which row
+     * it means.
+     *
+     * @throws InvalidEventException naming the part (or the time) without a value
+     * @throws IllegalStateException for rows as columns, whose rows hold many records
+     */
+    public byte[] dataKeyOf(Map<String, Object> record, RecordSource source) {
+        if (spec.timeBucketMillis() > 0) {
+            throw new IllegalStateException("rows as columns hold many records in one row: a record cannot be deleted");
+        }
+        long time = 0;
+        if (data.timeParts() > 0) {
+            Object value = timePath.evaluate(record, source);
+            if (value == null || value == RecordTree.NULL) {
+                throw new InvalidEventException(timePath.text(), value, (value == null ? "is missing" : "is null")
+                        + ": the event time is part of the row key, so a delete needs it from the record (or its key)");
+            }
+            time = spec.timestamps().apply(timePath.text(), spec.timeFormat().millis(timePath.text(), value),
+                    source.timestamp());
+        }
+        return data.layout.encodeParts(data.values(record, source, time, time));
+    }
+
     /** The record's TTL in ms from the TTL expression, or 0 (the tables') if it has none or no value. */
     private long ttlOf(Map<String, Object> record, RecordSource source) {
         if (ttl == null) {

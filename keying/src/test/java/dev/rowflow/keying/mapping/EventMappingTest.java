@@ -665,6 +665,28 @@ class EventMappingTest {
     }
 
     @Test
+    void shouldMakeTheDataKeyADeleteRemovesFromTheRecordOrFromATombstonesKey() {
+        MappingSpec spec = new MappingSpec(DATA, "d", "bucket(4) | ts | $key.ts:ts, id | $key.id:long",
+                ColumnSpec.parseList("message"), "ts | $key.ts", TimeFormat.parse("epoch-ms", ZoneOffset.UTC),
+                true, 0, List.of(), null, 0);
+        EventMapping mapping = EventMapping.compile(spec, (UidResolver) null, ANY);
+        String record = "{\"id\":7,\"ts\":" + T + ",\"message\":\"m\"}";
+        byte[] written = mapping.apply(json(record), new RecordSource("t", 0, 0, T + 5, null, name -> null),
+                () -> bytes(record)).rows().get(0).key();
+
+        assertThat(mapping.dataKeyOf(json(record), new RecordSource("t", 0, 1, T + 9, null, name -> null)))
+                .isEqualTo(written);
+        assertThat(mapping.dataKeyOf(Map.of(), new RecordSource("t", 0, 2, T + 9,
+                bytes("{\"id\":7,\"ts\":" + T + "}"), name -> null))).isEqualTo(written);
+        // A tombstone's own timestamp says when it was sent, not which row it means.
+        assertThatThrownBy(() -> mapping.dataKeyOf(Map.of(), new RecordSource("t", 0, 3, T, bytes("{\"id\":7}"),
+                name -> null))).isInstanceOf(InvalidEventException.class).hasMessage("invalid ts | $key.ts null: is "
+                + "missing: the event time is part of the row key, so a delete needs it from the record (or its key)");
+        assertThatThrownBy(() -> Spec.of(DATA_LAYOUT, "message").bucket(60_000).compile()
+                .dataKeyOf(json(EVENT), RecordSource.ofTimestamp(T))).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void shouldRefuseAnExpressionNamingThePiece() {
         assertRefused(Spec.of("lower(5):text", "message"), "data key 'lower(5):text', part lower(5):text: expression"
                 + " 'lower(5)': lower(5): argument 1 of lower is a whole number, where text is expected (convert with"

@@ -88,6 +88,12 @@ public final class InputConfig extends AbstractConfig {
     /** What a record of the topic that no input's {@code where} takes does. */
     public static final String UNROUTED = "unrouted";
     public static final String UNROUTED_COUNT = "count";
+    /** What a tombstone (a record with a null value) does. */
+    public static final String TOMBSTONES = "tombstones";
+    public static final String TOMBSTONES_IGNORE = "ignore";
+    public static final String TOMBSTONES_DELETE = "delete";
+    /** Records that delete their row instead of writing it: a condition; empty, none. */
+    public static final String DELETE_WHEN = "delete.when";
     /** The TTL of each record's rows, from the record. */
     public static final String TTL_MS = "ttl.ms";
 
@@ -240,6 +246,16 @@ public final class InputConfig extends AbstractConfig {
                         + "from the event time) in place of the table's cell.ttl.ms; the family TTL still applies. A "
                         + "record without a value takes the table's; one that is not a positive whole number is set "
                         + "aside. Empty: the tables' TTL.")
+                .define(TOMBSTONES, Type.STRING, MISSING_DEAD_LETTER,
+                        ConfigDef.ValidString.in(MISSING_DEAD_LETTER, TOMBSTONES_IGNORE, TOMBSTONES_DELETE),
+                        Importance.MEDIUM, "What a tombstone (a record whose value is null) does: dead-letter (set "
+                                + "aside), ignore (counted in rowflow_tombstones_ignored_total) or delete: the data row "
+                                + "whose key the mapping makes from the record key ($key.id...) is deleted with its "
+                                + "index rows (docs/mapping.md, Deletes). Inputs on one topic must agree.")
+                .define(DELETE_WHEN, Type.STRING, "", new ConditionValidator(), Importance.MEDIUM, "Records that "
+                        + "delete their row instead of writing it: a condition (e.g. op = 'delete'); the data key "
+                        + "is made from the record as for a write, and the row goes with its index rows. Empty: "
+                        + "none.")
                 .define(UNROUTED, Type.STRING, UNROUTED_COUNT,
                         ConfigDef.ValidString.in(UNROUTED_COUNT, MISSING_DEAD_LETTER), Importance.MEDIUM,
                         "A record of the topic that no input's where takes: count (rowflow_records_unrouted_total) "
@@ -287,6 +303,16 @@ public final class InputConfig extends AbstractConfig {
         return getString(WHERE).strip();
     }
 
+    /** What a tombstone does: {@code dead-letter}, {@code ignore} or {@code delete}. */
+    public String tombstones() {
+        return getString(TOMBSTONES);
+    }
+
+    /** The condition of {@code delete.when}, or empty: no record deletes. */
+    public String deleteWhen() {
+        return getString(DELETE_WHEN).strip();
+    }
+
     /** Whether a record no input of the topic takes is set aside ({@code unrouted=dead-letter}). */
     public boolean unroutedToDeadLetter() {
         return getString(UNROUTED).equals(MISSING_DEAD_LETTER);
@@ -299,7 +325,7 @@ public final class InputConfig extends AbstractConfig {
     public Map<String, Object> readSettings() {
         Map<String, Object> settings = new java.util.LinkedHashMap<>();
         for (String key : List.of(FORMAT, AVRO_SCHEMAS, REGISTRY_URL, REGISTRY_READER_SCHEMA, REGISTRY_READER_SUBJECT,
-                DEAD_LETTER_TOPIC, UNROUTED)) {
+                DEAD_LETTER_TOPIC, UNROUTED, TOMBSTONES)) {
             settings.put(key, key.equals(DEAD_LETTER_TOPIC) ? deadLetterTopic() : get(key));
         }
         return settings;

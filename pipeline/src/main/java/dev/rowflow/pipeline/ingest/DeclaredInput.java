@@ -11,6 +11,7 @@ import dev.rowflow.keying.mapping.MappingSpec;
 import dev.rowflow.keying.mapping.TimestampPolicy;
 import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
+import dev.rowflow.pipeline.topology.Deletes;
 import dev.rowflow.pipeline.topology.InputTopology;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -41,6 +42,7 @@ public final class DeclaredInput implements Ingest {
     private final Consumer<RowKeyLayout> keyCheck;
     private final Expression where;
     private final boolean unroutedToDeadLetter;
+    private final Deletes deletes;
     private final LongAdder filtered = new LongAdder();
     private final LongAdder unrouted = new LongAdder();
     /** The inputs of its topic, in declaration order, this one among them: the first adds the topology. */
@@ -49,10 +51,12 @@ public final class DeclaredInput implements Ingest {
     /**
      * @param keyCheck refuses a key layout the input's records cannot make (see {@link #checkKeyLayout})
      * @param where    the records it takes, or null for every record
+     * @param deletes  which of its records delete their row
      */
     DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping, EventMapping indexMapping,
                   List<IngestTable> tables, Consumer<RowKeyLayout> keyCheck, Expression where,
-                  boolean unroutedToDeadLetter) {
+                  boolean unroutedToDeadLetter, Deletes deletes) {
+        this.deletes = deletes;
         this.name = name;
         this.where = where;
         this.unroutedToDeadLetter = unroutedToDeadLetter;
@@ -78,17 +82,14 @@ public final class DeclaredInput implements Ingest {
             String key = input.keyOf(e.piece(), e.index());
             throw new ConfigException(input.key(key), input.getString(key), e.getMessage());
         }
-        Expression where = null;
-        if (!input.where().isEmpty()) {
-            try {
-                where = Expression.parseCondition(input.where());
-                Optional<String> why = where.cannotYield(format::cannotYield);
-                if (why.isPresent()) {
-                    throw new IllegalArgumentException(why.get());
-                }
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(input.key(InputConfig.WHERE), input.where(), e.getMessage());
-            }
+        Expression where = condition(input, InputConfig.WHERE, input.where(), format);
+        Deletes deletes = Deletes.of(Deletes.Tombstones.of(input.tombstones()),
+                condition(input, InputConfig.DELETE_WHEN, input.deleteWhen(), format));
+        if (deletes.any() && spec.timeBucketMillis() > 0) {
+            String key = deletes.when() != null ? InputConfig.DELETE_WHEN : InputConfig.TOMBSTONES;
+            throw new ConfigException(input.key(key), input.getString(key), "rows as columns ("
+                    + input.key(InputConfig.TIME_BUCKET_SECONDS) + ") keep many records in one row, so one record "
+                    + "cannot be deleted");
         }
         Map<TableRole, RowKeyLayout> layouts = mapping.tableLayouts();
         List<IngestTable> tables = new ArrayList<>();
@@ -101,7 +102,24 @@ public final class DeclaredInput implements Ingest {
                         .ifPresent(why -> {
                             throw new IllegalArgumentException("part '" + part.spec() + "' of layout '"
                                     + layout.spec() + "': " + why);
-                        })), where, input.unroutedToDeadLetter());
+                        })), where, input.unroutedToDeadLetter(), deletes);
+    }
+
+    /** The condition of {@code key}, checked against the format; null if {@code text} is empty. */
+    private static Expression condition(InputConfig input, String key, String text, RecordFormat format) {
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            Expression condition = Expression.parseCondition(text);
+            Optional<String> why = condition.cannotYield(format::cannotYield);
+            if (why.isPresent()) {
+                throw new IllegalArgumentException(why.get());
+            }
+            return condition;
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(input.key(key), text, e.getMessage());
+        }
     }
 
     @Override
@@ -173,6 +191,12 @@ public final class DeclaredInput implements Ingest {
         return topicInputs.contains(other);
     }
 
+    /** Whether some of its records delete rows: its tables must order deletes by when they were written. */
+    @Override
+    public boolean deletes() {
+        return deletes.any();
+    }
+
     /** Its condition ({@code where}), if it takes only some records of its topic. */
     public Optional<Expression> where() {
         return Optional.ofNullable(where);
@@ -185,7 +209,8 @@ public final class DeclaredInput implements Ingest {
             return;
         }
         InputTopology.addTo(builder, source.topic(), format, topicInputs.stream()
-                        .map(input -> new InputTopology.Route(input.name, input.where, input.mapping, input.filtered))
+                        .map(input -> new InputTopology.Route(input.name, input.where, input.mapping, input.filtered,
+                                input.deletes))
                         .toList(), unroutedToDeadLetter, unrouted, wiring.sinks(), wiring.flushBeforeCommit());
     }
 
@@ -195,6 +220,7 @@ public final class DeclaredInput implements Ingest {
         if (format instanceof RegistryAvroFormat registry) {
             registry.bindTo(meters, name);
         }
+        deletes.bindTo(meters, name);
         if (where != null) {
             FunctionCounter.builder("rowflow.records.filtered", filtered, LongAdder::sum)
                     .description("Records of the input's topic its where did not take (not dead-lettered)")

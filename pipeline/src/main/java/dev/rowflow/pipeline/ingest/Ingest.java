@@ -41,6 +41,14 @@ public interface Ingest {
     void checkKeyLayout(RowKeyLayout layout);
 
     /**
+     * Whether it deletes rows: then its HBase tables must mask with a delete only what was
+     * written before it (see {@link dev.rowflow.sinks.hbase.TableAdmin#checkDeletes}). No by default.
+     */
+    default boolean deletes() {
+        return false;
+    }
+
+    /**
      * Adds its sources and processors to {@code builder}. Pure: it reads the partitions of its
      * topics from {@code wiring}, never from a broker, so a {@code TopologyTestDriver} test drives
      * exactly the topology production runs.

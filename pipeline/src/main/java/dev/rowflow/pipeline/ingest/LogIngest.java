@@ -10,6 +10,7 @@ import dev.rowflow.keying.log.LogSummary;
 import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.topology.Deletes;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.kafka.common.config.ConfigException;
@@ -56,7 +57,7 @@ public final class LogIngest {
         String topic = config.getString(RowflowConfig.LOGS_TOPIC_CONFIG);
         return new DeclaredInput(RowflowConfig.LOGS_PIPELINE, new Source(topic, RowflowConfig.LOGS_TOPIC_CONFIG,
                 config.getString(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG), null), LogMapping.format(), mapping,
-                indexMapping, tables, LogEventRows::checkFields, null, false);
+                indexMapping, tables, LogEventRows::checkFields, null, false, Deletes.none());
     }
 
     private static EventMapping compile(RowflowConfig config, UidResolver uids, boolean writeIndex, long bucket,

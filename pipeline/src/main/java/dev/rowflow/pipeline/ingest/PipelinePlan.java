@@ -73,7 +73,7 @@ public final class PipelinePlan implements AutoCloseable {
 
     /**
      * Lets declared inputs of one topic read it once, each taking the records its {@code where}
-     * does; they must read it alike (format, schemas, dead-letter topic, unrouted), as one read
+     * does; they must read it alike (format, schemas, dead-letter topic, unrouted, tombstones), as one read
      * serves them all.
      */
     private void shareTopics() {

@@ -232,7 +232,9 @@ public final class RowflowPipeline implements AutoCloseable {
     /**
      * Creates the tables of the plan that are missing and checks the key layout recorded in each.
      *
-     * @throws ConfigException naming the layout key when a table holds another layout
+     * @throws ConfigException naming the layout key when a table holds another layout, or the table
+     *                         key when an input that deletes would write a table whose deletes
+     *                         mask later writes
      */
     public static void createOrCheck(TableAdmin admin, PipelinePlan plan) throws IOException {
         for (Ingest ingest : plan.ingests()) {
@@ -244,6 +246,14 @@ public final class RowflowPipeline implements AutoCloseable {
                 } catch (LayoutMismatchException e) {
                     String key = table.layoutKey();
                     throw new ConfigException(key, plan.config().originals().get(key), e.getMessage());
+                }
+                if (ingest.deletes()) {
+                    try {
+                        admin.checkDeletes(table.definition());
+                    } catch (IllegalStateException e) {
+                        throw new ConfigException(table.tableKey(), table.definition().name().getNameAsString(),
+                                e.getMessage());
+                    }
                 }
             }
         }

@@ -34,8 +34,9 @@ public final class InputTopology {
      *
      * @param where    the records it takes, or null for every record
      * @param filtered counts the records its where did not take
+     * @param deletes  which of its records delete their row
      */
-    public record Route(String input, Expression where, EventMapping mapping, LongAdder filtered) {
+    public record Route(String input, Expression where, EventMapping mapping, LongAdder filtered, Deletes deletes) {
     }
 
     /**
@@ -52,7 +53,7 @@ public final class InputTopology {
                 Serdes.ByteArray(), new RecordSerde(format)).withName(first + "-source"));
         if (routes.size() == 1 && routes.get(0).where() == null) {
             Route route = routes.get(0);
-            stream.process(() -> new MappedRecordWriter(topic, route.mapping(), sinks, flushBeforeCommit),
+            stream.process(() -> new MappedRecordWriter(topic, route, sinks, flushBeforeCommit),
                     Named.as(writerName(route.input())));
             return;
         }
@@ -60,7 +61,7 @@ public final class InputTopology {
                 () -> new TopicRouter(topic, routes, unroutedToDeadLetter, unrouted), Named.as(first + "-router"));
         // Each writer is a child of the router, which forwards a record to it by its name.
         for (Route route : routes) {
-            routed.process(() -> new MappedRecordWriter(topic, route.mapping(), sinks, flushBeforeCommit),
+            routed.process(() -> new MappedRecordWriter(topic, route, sinks, flushBeforeCommit),
                     Named.as(writerName(route.input())));
         }
     }

@@ -2,6 +2,8 @@ package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.keying.Counter;
 import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.mapping.EventMapping;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import dev.rowflow.sinks.RowSink;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -49,6 +51,19 @@ abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("HBase write failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Deletes a data row and its index rows now (see {@link RowSink#delete}).
+     *
+     * @return whether there was a row to delete
+     */
+    final boolean delete(TableRole table, byte[] key, EventMapping mapping) {
+        try {
+            return sink.delete(table, key, mapping);
+        } catch (IOException e) {
+            throw new UncheckedIOException("HBase delete failed: " + e.getMessage(), e);
         }
     }
 

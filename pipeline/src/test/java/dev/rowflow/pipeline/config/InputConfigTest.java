@@ -100,6 +100,15 @@ class InputConfigTest {
         refused(app("input.app.where", "lower(host.name)"), "Invalid value lower(host.name) for configuration "
                 + "input.app.where: expression 'lower(host.name)' is text, where a condition is expected (e.g. x = 'a', "
                 + "exists(x), x matches '^a')");
+        refused(app("input.app.delete.when", "deleted ="), "Invalid value deleted = for configuration "
+                + "input.app.delete.when: expression 'deleted =': expected a value at offset 9 (the end)");
+        refused(app("input.app.tombstones", "drop"), "Invalid value drop for configuration input.app.tombstones: "
+                + "String must be one of: dead-letter, ignore, delete");
+        Map<String, String> bucketed = app("input.app.tombstones", "delete", "input.app.time.bucket.seconds", "60",
+                "input.app.indexes", "");
+        bucketed.remove("input.app.index.host.key");
+        refused(bucketed, "Invalid value delete for configuration input.app.tombstones: rows as columns "
+                + "(input.app.time.bucket.seconds) keep many records in one row, so one record cannot be deleted");
         refused(app("input.app.columns", "message=m, host.name=h, upper(x=h"), "Invalid value message=m, host.name=h, "
                 + "upper(x=h for configuration input.app.columns: column 'upper(x=h': expression 'upper(x=h': "
                 + "expected ')' at offset 9 (the end)");
@@ -204,5 +213,10 @@ class InputConfigTest {
         refused(otherPolicy, "Invalid value dead-letter for configuration input.errors.unrouted: input errors reads "
                 + "topic app-logs with input app, which reads it once for both: they must agree on unrouted "
                 + "(input.app.unrouted=count)");
+        Map<String, String> otherTombstones = new HashMap<>(two);
+        otherTombstones.put("input.errors.tombstones", "ignore");
+        refused(otherTombstones, "Invalid value ignore for configuration input.errors.tombstones: input errors reads "
+                + "topic app-logs with input app, which reads it once for both: they must agree on tombstones "
+                + "(input.app.tombstones=dead-letter)");
     }
 }

@@ -1,11 +1,15 @@
 package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.keying.Counter;
+import dev.rowflow.keying.KeyBytes;
 import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.sinks.RowSink;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -39,6 +43,29 @@ final class InMemoryRowSink implements RowSink {
 
     List<String> counted() {
         return counted;
+    }
+
+    /**
+     * Flushes, then removes the flushed data row of {@code key} and the rows that point to it
+     * ({@code i:r}), as HBase would after {@code RowSink#delete}.
+     */
+    @Override
+    public boolean delete(TableRole table, byte[] key, EventMapping mapping) throws IOException {
+        flush();
+        boolean found = flushed.removeIf(row -> row.table().equals(table) && Arrays.equals(row.key(), key));
+        if (found) {
+            flushed.removeIf(row -> mapping.indexTables().contains(row.table())
+                    && Arrays.equals(row.cells().get(0).value(), key));
+        }
+        deleted.add(table + " " + KeyBytes.toStringBinary(key) + (found ? "" : " (absent)"));
+        return found;
+    }
+
+    /** The deletes asked for, in order: table and key, and whether the row was absent. */
+    private final List<String> deleted = new ArrayList<>();
+
+    List<String> deleted() {
+        return deleted;
     }
 
     @Override

@@ -126,8 +126,8 @@ class InputTopologyTest {
         List<TestRecord<byte[], byte[]>> dead = deadLetters.readRecordsToList();
         assertThat(dead).hasSize(bad.size() + 1);
         List<String> expected = new ArrayList<>(bad.values());
-        expected.add("invalid value null: the filebeat topic carries no tombstones (null values): its records are "
-                + "events, and rowflow does not delete on them");
+        expected.add("invalid value null: the filebeat topic carries no tombstones (null values): input filebeat takes "
+                + "its records as events (tombstones=dead-letter; ignore and delete are the other choices)");
         assertThat(dead).extracting(r -> header(r, "__streams.errors.message")).containsExactlyElementsOf(expected);
         List<byte[]> values = new ArrayList<>(bad.keySet());
         values.add(null);
@@ -155,6 +155,49 @@ class InputTopologyTest {
         assertThat(written().get(0).timestamp()).isEqualTo(recordTime);
         assertThat(header(deadLetters.readRecord(), "__streams.errors.message"))
                 .isEqualTo("invalid ts '123456789012345678901234567890': a number beyond 64 bits");
+    }
+
+    @Test
+    void shouldDeleteTheRowOfATombstonesKeyAndOfARecordThatSaysDeletedWithItsIndexRows() {
+        start(deletingInput("delete"));
+        input.pipeInput(utf8("{\"id\":\"a\"}"), utf8(account("a", "web-01", "")));
+        input.pipeInput(utf8("{\"id\":\"b\"}"), utf8(account("b", "web-02", "")));
+        input.pipeInput(utf8("{\"id\":\"c\"}"), utf8(account("c", "web-03", "")));
+
+        input.pipeInput(utf8("{\"id\":\"a\"}"), (byte[]) null);
+        input.pipeInput(utf8("{\"id\":\"b\"}"), utf8(account("b", "web-02", ",\"op\":\"delete\"")));
+        input.pipeInput(utf8("{\"id\":\"x\"}"), (byte[]) null);
+        input.pipeInput(utf8("not json"), (byte[]) null);
+
+        assertThat(sink.deleted()).containsExactly("filebeat.data a", "filebeat.data b", "filebeat.data x (absent)");
+        assertThat(written()).extracting(row -> row.table() + " " + new String(row.key(), StandardCharsets.UTF_8)
+                .replaceAll("[^a-z0-9-]", "")).containsExactly("filebeat.data c", "filebeat.index.host web-03c");
+        assertThat(header(deadLetters.readRecord(), "__streams.errors.message"))
+                .isEqualTo("invalid id | $key.id null: is missing: it is part of the row key");
+        assertThat(deadLetters.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldIgnoreTombstonesWhenTheInputSaysSo() {
+        start(deletingInput("ignore"));
+        input.pipeInput(utf8("{\"id\":\"a\"}"), utf8(account("a", "web-01", "")));
+        input.pipeInput(utf8("{\"id\":\"a\"}"), (byte[]) null);
+
+        assertThat(sink.deleted()).isEmpty();
+        assertThat(written()).hasSize(2);
+        assertThat(deadLetters.isEmpty()).isTrue();
+    }
+
+    /** Accounts keyed by id, from the value or the record key, deleted by tombstones or {@code op}. */
+    private static Map<String, String> deletingInput(String tombstones) {
+        return Map.of("input.filebeat.time", "ts", "input.filebeat.time.format", "epoch-ms",
+                "input.filebeat.key", "id | $key.id:text", "input.filebeat.columns", "message=m, host=h, id=i",
+                "input.filebeat.index.host.key", "host:text, id:text",
+                "input.filebeat.tombstones", tombstones, "input.filebeat.delete.when", "op = 'delete'");
+    }
+
+    private static String account(String id, String host, String more) {
+        return "{\"id\":\"" + id + "\",\"ts\":" + T + ",\"host\":\"" + host + "\",\"message\":\"m\"" + more + "}";
     }
 
     private List<Row> written() {

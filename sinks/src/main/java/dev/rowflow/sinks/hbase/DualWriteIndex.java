@@ -211,11 +211,20 @@ public final class DualWriteIndex {
     }
 
     private Optional<Row> expectedIndexRow(Result dataRow) {
+        return indexRowOf(mapping, indexRole, dataRow, data.family());
+    }
+
+    /**
+     * The row of index {@code indexRole} that a stored data row has: its key rebuilt from the
+     * row's cells of {@code family}, a time part from the timestamp of its first cell. Empty for
+     * an empty row, or one without a column the index key needs (a sparse index).
+     */
+    static Optional<Row> indexRowOf(EventMapping mapping, TableRole indexRole, Result dataRow, byte[] family) {
         if (dataRow.isEmpty()) {
             return Optional.empty();
         }
         long timestamp = dataRow.rawCells()[0].getTimestamp();
-        return mapping.indexRowOf(indexRole, dataRow.getRow(), qualifier -> dataRow.getValue(data.family(), qualifier),
+        return mapping.indexRowOf(indexRole, dataRow.getRow(), qualifier -> dataRow.getValue(family, qualifier),
                 timestamp);
     }
 

@@ -6,20 +6,25 @@ import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.sinks.RowSink;
 import io.micrometer.core.instrument.Gauge;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionConfiguration;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.util.Bytes;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -97,11 +102,56 @@ public final class HBaseRowSink implements RowSink {
     @Override
     public void write(Row row) throws IOException {
         throwIfFailed();
-        TableWriter writer = writers.get(row.table());
-        if (writer == null) {
-            throw new IllegalStateException("no table configured for " + row.table() + " (row " + row + ")");
+        unflushedBytes += writer(row.table()).write(row);
+    }
+
+    /**
+     * Flushes, reads the data row, deletes its index rows, then the data row, each with a
+     * synchronous {@link org.apache.hadoop.hbase.client.Table#delete} of its own.
+     *
+     * <p>Each Delete masks exactly the cells read, at their timestamps (the event times), not
+     * everything up to now: a Delete at the current time would mask every later re-insert of an
+     * event of the past. rowflow creates its HBase tables with new version behaviour (see
+     * {@link TableAdmin}), so a Delete masks only the cells written before it: a re-insert written
+     * after it stays, whatever its timestamp, and a replay of insert, delete and re-insert ends as
+     * the first run did. Bigtable has no delete markers: a Delete removes the cells there are.
+     * Sent on their own, the deletes never share a batch (and its sequence id) with a later Put of
+     * the same row.
+     */
+    @Override
+    public boolean delete(TableRole table, byte[] key, EventMapping mapping) throws IOException {
+        flush();
+        TableWriter data = writer(table);
+        Result stored = data.read(key);
+        if (stored.isEmpty()) {
+            return false;
         }
-        unflushedBytes += writer.write(row);
+        long latest = 0;
+        for (org.apache.hadoop.hbase.Cell cell : stored.rawCells()) {
+            latest = Math.max(latest, cell.getTimestamp());
+        }
+        for (TableRole index : mapping.indexTables()) {
+            Optional<Row> row = DualWriteIndex.indexRowOf(mapping, index, stored, mapping.familyOf(table));
+            if (row.isPresent()) {
+                writer(index).deleteNow(new Delete(row.get().key())
+                        .addColumns(EventMapping.INDEX_FAMILY, EventMapping.DATA_ROW_KEY, latest));
+            }
+        }
+        Delete delete = new Delete(key);
+        for (org.apache.hadoop.hbase.Cell cell : stored.rawCells()) {
+            delete.addColumns(CellUtil.cloneFamily(cell),
+                    CellUtil.cloneQualifier(cell), cell.getTimestamp());
+        }
+        data.deleteNow(delete);
+        return true;
+    }
+
+    private TableWriter writer(TableRole table) {
+        TableWriter writer = writers.get(table);
+        if (writer == null) {
+            throw new IllegalStateException("no table configured for " + table);
+        }
+        return writer;
     }
 
     @Override

@@ -155,6 +155,28 @@ public final class TableAdmin {
     }
 
     /**
+     * Throws unless a Delete in the table masks only the cells written before it, as a pipeline
+     * that deletes needs (see {@link HBaseRowSink#delete}): on HBase, the family keeps new version
+     * behaviour, which rowflow sets on every table it creates; Bigtable has no delete markers.
+     *
+     * @throws IllegalStateException naming the table and the HBase shell command that sets it
+     */
+    public void checkDeletes(TableDefinition table) throws IOException {
+        if (!store.capabilities().familyTuning()) {
+            return;
+        }
+        ColumnFamilyDescriptor family = admin.getDescriptor(table.name()).getColumnFamily(table.family());
+        if (family != null && !family.isNewVersionBehavior()) {
+            throw new IllegalStateException("table " + table.name() + ", family " + family.getNameAsString()
+                    + ", orders deletes and writes by timestamp alone: a delete would hide every later re-insert "
+                    + "of its row with an older or equal event time until a major compaction. Records of this input "
+                    + "delete rows; set `alter '" + table.name() + "', {NAME => '" + family.getNameAsString()
+                    + "', NEW_VERSION_BEHAVIOR => 'true'}` in the HBase shell (as rowflow sets on the tables it "
+                    + "creates)");
+        }
+    }
+
+    /**
      * Applies the family settings to an existing table online (TTL, versions, bloom filter,
      * compression, block size); the layout cannot change.
      *

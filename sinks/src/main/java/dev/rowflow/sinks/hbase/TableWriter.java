@@ -8,7 +8,12 @@ import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 
 import java.io.IOException;
@@ -32,6 +37,10 @@ final class TableWriter {
     /** Rows per salt bucket since the last flush, for tables with a bucket(N) layout; else null. */
     private final long[] pendingBucketRows;
     private final Salt salt;
+    private final Connection connection;
+    private final TableName name;
+    /** For reads and deletes, opened at the first. */
+    private Table table;
 
     /**
      * Opens the table's mutator (and starts its sender when {@code settings.periodicFlushMillis() > 0}).
@@ -62,11 +71,13 @@ final class TableWriter {
                     "rowflow-sink-sender-" + Thread.currentThread().getName() + "-" + table.name().getNameAsString());
             sender.start();
         }
-        return new TableWriter(role, mutator, table, sender, metrics);
+        return new TableWriter(connection, role, mutator, table, sender, metrics);
     }
 
-    private TableWriter(TableRole role, BufferedMutator mutator, TableDefinition table, TableSender sender,
-                        SinkMetrics metrics) {
+    private TableWriter(Connection connection, TableRole role, BufferedMutator mutator, TableDefinition table,
+                        TableSender sender, SinkMetrics metrics) {
+        this.connection = connection;
+        this.name = table.name();
         this.role = role;
         this.mutator = mutator;
         this.cellTtlMillis = table.settings().cellTtlMillis();
@@ -95,6 +106,23 @@ final class TableWriter {
             }
         }
         return bytes;
+    }
+
+    /** The row as stored now (the latest version of each cell), empty if there is none. */
+    Result read(byte[] key) throws IOException {
+        return table().get(new Get(key));
+    }
+
+    /** Sends {@code delete} on its own, outside the mutator's batches; returns once it is applied. */
+    void deleteNow(Delete delete) throws IOException {
+        table().delete(delete);
+    }
+
+    private Table table() throws IOException {
+        if (table == null) {
+            table = connection.getTable(name);
+        }
+        return table;
     }
 
     /** Returns once every row written so far is acknowledged, or throws why not. */
@@ -133,6 +161,9 @@ final class TableWriter {
 
     /** Closes the mutator, which sends what it still holds. */
     void close() throws IOException {
+        if (table != null) {
+            table.close();
+        }
         mutator.close();
     }
 
