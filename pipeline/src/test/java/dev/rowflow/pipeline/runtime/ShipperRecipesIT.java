@@ -59,9 +59,14 @@ class ShipperRecipesIT {
         stack = shared;
     }
 
-    /** One shipper's records: the JSON of record i, and what rowflow must make of it. */
+    /**
+     * One shipper's records: the JSON of record i, and what rowflow must make of it: the key parts
+     * of its data row and of its index row (null: none, a sparse index), its message and host
+     * (column {@code h}; null: no cell).
+     */
     private record Shipper(String recipe, IntFunction<String> json, IntFunction<Long> time,
-                           IntFunction<Object[]> dataKey, IntFunction<Object[]> indexKey, IntFunction<String> message) {
+                           IntFunction<Object[]> dataKey, IntFunction<Object[]> indexKey, IntFunction<String> message,
+                           IntFunction<String> host) {
     }
 
     private static String host(int i) {
@@ -73,22 +78,38 @@ class ShipperRecipesIT {
     }
 
     @Test
-    void shouldIngestFilebeatEcsEvents() throws Exception {
-        IntFunction<String> dataset = i -> i % 3 == 0 ? "nginx.access" : "system.syslog";
+    void shouldIngestFilebeatModuleEventsPlainLinesAndNdjsonFlatAndNested() throws Exception {
+        // Four shapes on one topic, in turn: a module event (event.dataset, fileset), a plain line of the
+        // filestream input, and an ndjson line whose application keys are merged at the top (target: "")
+        // flat with their dots, or nested (expand_keys: true).
+        IntFunction<String> dataset = i -> i % 4 != 0 ? "generic" : i % 8 == 0 ? "nginx.access" : "system.syslog";
         IntFunction<String> path = i -> "/var/log/app-" + (i % 2) + ".log";
+        IntFunction<String> level = i -> i % 4 == 2 ? "warn" : i % 4 == 3 ? "error" : null;
+        IntFunction<String> beat = i -> "\"@timestamp\":\"" + Instant.ofEpochMilli(millis(i)) + "\",\"agent\":{"
+                + "\"type\":\"filebeat\",\"version\":\"8.15.0\",\"name\":\"" + host(i) + "\"},\"ecs\":{\"version\":"
+                + "\"8.0.0\"},\"host\":{\"name\":\"" + host(i) + "\",\"os\":{\"family\":\"debian\"}},";
+        IntFunction<String> logFile = i -> "\"file\":{\"path\":\"" + path.apply(i) + "\",\"inode\":\"1234\","
+                + "\"device_id\":\"2049\"},\"offset\":" + i * 100L;
         Shipper filebeat = new Shipper("filebeat",
-                i -> "{\"@timestamp\":\"" + Instant.ofEpochMilli(millis(i)) + "\",\"agent\":{\"type\":\"filebeat\","
-                        + "\"version\":\"8.15.0\"},\"ecs\":{\"version\":\"8.11.0\"},\"host\":{\"name\":\"" + host(i)
-                        + "\",\"os\":{\"family\":\"debian\"}},\"event\":{\"dataset\":\"" + dataset.apply(i) + "\"},"
-                        // ECS keys written flat with their dots by some producers, nested by others
-                        + (i % 5 == 0 ? "\"log.level\":\"warn\",\"log\":{\"file\":{\"path\":\"" + path.apply(i)
-                        + "\"},\"offset\":" + i * 100L + "}," : "\"log\":{\"level\":\"info\",\"file\":{\"path\":\""
-                        + path.apply(i) + "\"},\"offset\":" + i * 100L + "},")
-                        + "\"message\":\"line " + i + " \\u00e9\",\"tags\":[\"beats\",\"prod\"]}",
+                i -> switch (i % 4) {
+                    case 0 -> "{" + beat.apply(i) + "\"event\":{\"dataset\":\"" + dataset.apply(i) + "\",\"module\":\""
+                            + dataset.apply(i).split("\\.")[0] + "\",\"timezone\":\"+00:00\"},\"fileset\":{\"name\":\""
+                            + dataset.apply(i).split("\\.")[1] + "\"},\"input\":{\"type\":\"log\"},\"log\":{" + logFile.apply(i)
+                            + "},\"service\":{\"type\":\"nginx\"},\"message\":\"line " + i + " \\u00e9\",\"tags\":[\"beats\",\"prod\"]}";
+                    case 1 -> "{" + beat.apply(i) + "\"input\":{\"type\":\"filestream\"},\"log\":{" + logFile.apply(i)
+                            + "},\"message\":\"line " + i + " \\u00e9\",\"tags\":[\"beats\",\"prod\"]}";
+                    case 2 -> "{" + beat.apply(i) + "\"input\":{\"type\":\"filestream\"},\"log\":{" + logFile.apply(i)
+                            + "},\"log.level\":\"warn\",\"service.name\":\"shop\",\"trace.id\":\"t" + i
+                            + "\",\"message\":\"line " + i + " \\u00e9\",\"tags\":[\"beats\",\"prod\"]}";
+                    default -> "{" + beat.apply(i) + "\"input\":{\"type\":\"filestream\"},\"log\":{\"level\":\"error\","
+                            + logFile.apply(i) + "},\"service\":{\"name\":\"shop\"},\"trace\":{\"id\":\"t" + i
+                            + "\"},\"message\":\"line " + i + " \\u00e9\",\"tags\":[\"beats\",\"prod\"]}";
+                },
                 ShipperRecipesIT::millis,
                 i -> new Object[] {millis(i), host(i), path.apply(i), i * 100L},
                 i -> new Object[] {host(i), dataset.apply(i), millis(i), path.apply(i), i * 100L},
-                i -> "line " + i + " \u00e9");
+                i -> "line " + i + " \u00e9",
+                ShipperRecipesIT::host);
 
         RowflowConfig config = run(filebeat);
 
@@ -101,18 +122,27 @@ class ShipperRecipesIT {
         RowKeyLayout summaryKey = RowKeyLayout.parse(props(filebeat).get("input.filebeat.summary.key"), null);
         Map<String, Long> counted = new TreeMap<>();
         for (Result row : scan("filebeat_summary").values()) {
-            var parts = summaryKey.decode(row.getRow()).fields();
-            counted.put(parts.get("host.name") + "/" + parts.get("event.dataset") + "/" + parts.get("@timestamp"),
+            List<Object> parts = new java.util.ArrayList<>(summaryKey.decode(row.getRow()).fields().values());
+            counted.put(parts.get(0) + "/" + parts.get(1) + "/" + parts.get(2),
                     Bytes.toLong(row.getValue(bytes("s"), bytes("n"))));
         }
         assertThat(counted).isEqualTo(expected);
         assertThat(config.inputs().get(0).indexes()).containsExactly("host");
-        // The flat and the nested log.level both land in column l.
-        Result first = scan("filebeat").values().stream().filter(r -> Bytes.toString(r.getValue(bytes("d"), bytes("m")))
-                .equals("line 5 \u00e9")).findFirst().orElseThrow();
-        assertThat(Bytes.toString(first.getValue(bytes("d"), bytes("l")))).isEqualTo("warn");
+        // The flat and the nested log.level both land in column l, the dataset in e.
+        Map<String, Result> byMessage = new HashMap<>();
+        scan("filebeat").values().forEach(r -> byMessage.put(Bytes.toString(r.getValue(bytes("d"), bytes("m"))), r));
+        for (int i = 0; i < EVENTS; i++) {
+            Result row = byMessage.get("line " + i + " \u00e9");
+            String l = Bytes.toString(row.getValue(bytes("d"), bytes("l")));
+            assertThat(l).as("log.level of line %d", i).isEqualTo(level.apply(i));
+            assertThat(Bytes.toString(row.getValue(bytes("d"), bytes("e")))).isEqualTo(dataset.apply(i));
+        }
+        Result first = byMessage.get("line 6 \u00e9");
         assertThat(Bytes.toString(first.getValue(bytes("d"), bytes("x.tags")))).isEqualTo("[\"beats\",\"prod\"]");
         assertThat(Bytes.toString(first.getValue(bytes("d"), bytes("x.host.os.family")))).isEqualTo("debian");
+        assertThat(Bytes.toString(first.getValue(bytes("d"), bytes("x.service.name")))).isEqualTo("shop");
+        assertThat(Bytes.toString(byMessage.get("line 7 \u00e9").getValue(bytes("d"), bytes("x.service.name"))))
+                .isEqualTo("shop");
 
         // The declared index verifies clean, notices rows taken away, and a backfill puts them back.
         Path file = Files.createTempFile("filebeat", ".properties");
@@ -152,7 +182,7 @@ class ShipperRecipesIT {
         long from = millis(100);
         long to = millis(400);
         List<Integer> expectedEvents = new java.util.ArrayList<>();
-        for (String wanted : List.of("nginx.access", "system.syslog")) {
+        for (String wanted : List.of("generic", "nginx.access", "system.syslog")) {
             for (int i = EVENTS - 1; i >= 0; i--) {
                 if (host(i).equals("web-03") && dataset.apply(i).equals(wanted) && millis(i) >= from && millis(i) < to) {
                     expectedEvents.add(i);
@@ -190,55 +220,92 @@ class ShipperRecipesIT {
     }
 
     @Test
-    void shouldIngestLogstashEvents() throws Exception {
-        // A topic across the 7 -> 8 upgrade: every other record in the ECS shape (host.name, log.file.path).
+    void shouldIngestLogstashEventsWithAndWithoutEcsAndPassedThroughFromBeats() throws Exception {
+        // A topic across the 7 -> 8 upgrade, in turn: ecs_compatibility disabled (host and path strings), ECS v8
+        // (host.name, log.file.path, event.original; @timestamp with microseconds), and Filebeat events passed
+        // through the beats input (host an object, tags).
+        IntFunction<String> time = i -> i % 3 == 1 ? Instant.ofEpochMilli(millis(i)).plusNanos(321_000).toString()
+                : Instant.ofEpochMilli(millis(i)).toString();
         run(new Shipper("logstash",
-                i -> i % 2 == 0
-                        ? "{\"@timestamp\":\"" + Instant.ofEpochMilli(millis(i)) + "\",\"@version\":\"1\",\"host\":{\"name\":\""
-                        + host(i) + "\"},\"log\":{\"file\":{\"path\":\"/var/log/app.log\"}},\"event\":{\"original\":\"request "
-                        + i + "\"},\"type\":\"app\",\"message\":\"request " + i + "\"}"
-                        : "{\"@timestamp\":\"" + Instant.ofEpochMilli(millis(i)) + "\",\"@version\":\"1\",\"host\":\""
-                        + host(i) + "\",\"path\":\"/var/log/app.log\",\"type\":\"app\",\"message\":\"request " + i + "\"}",
+                i -> switch (i % 3) {
+                    case 0 -> "{\"@timestamp\":\"" + time.apply(i) + "\",\"@version\":\"1\",\"host\":\"" + host(i)
+                            + "\",\"path\":\"/var/log/app.log\",\"type\":\"app\",\"message\":\"request " + i + "\"}";
+                    case 1 -> "{\"@timestamp\":\"" + time.apply(i) + "\",\"@version\":\"1\",\"host\":{\"name\":\""
+                            + host(i) + "\"},\"log\":{\"file\":{\"path\":\"/var/log/app.log\"}},\"event\":{\"original\":"
+                            + "\"request " + i + "\"},\"type\":\"app\",\"message\":\"request " + i + "\"}";
+                    default -> "{\"@timestamp\":\"" + time.apply(i) + "\",\"@version\":\"1\",\"agent\":{\"type\":"
+                            + "\"filebeat\",\"version\":\"8.15.0\"},\"ecs\":{\"version\":\"8.0.0\"},\"host\":{\"name\":\""
+                            + host(i) + "\",\"hostname\":\"" + host(i) + "\",\"architecture\":\"x86_64\"},\"input\":{"
+                            + "\"type\":\"log\"},\"log\":{\"file\":{\"path\":\"/var/log/app.log\"},\"offset\":" + i * 80
+                            + "},\"tags\":[\"beats_input_codec_plain_applied\"],\"event\":{\"original\":\"request " + i
+                            + "\"},\"message\":\"request " + i + "\"}";
+                },
                 ShipperRecipesIT::millis,
                 i -> new Object[] {millis(i), host(i), "request " + i},
                 i -> new Object[] {host(i), millis(i), "request " + i},
-                i -> "request " + i));
+                i -> "request " + i,
+                ShipperRecipesIT::host));
     }
 
     @Test
-    void shouldIngestFluentBitRecords() throws Exception {
+    void shouldIngestFluentBitTailDockerAndKubernetesRecordsInBothTimeFormats() throws Exception {
         // Epoch seconds with microseconds, as Fluent Bit's double timestamps carry them; every third
-        // record ISO-8601 text with microseconds, as after json_date_format iso8601 is set.
+        // record ISO-8601 text with microseconds, as after Timestamp_Format iso8601 is set. In turn: a tail
+        // line without and with the hostname record_modifier adds, a docker line (its newline kept), and a
+        // CRI line enriched by the kubernetes filter.
         IntFunction<String> timestamp = i -> i % 3 == 0
                 ? "\"" + Instant.ofEpochMilli(millis(i)).plusNanos(456_000) + "\""
                 : BigDecimal.valueOf(millis(i) * 1000 + 456, 6).toPlainString();
-        IntFunction<String> namespace = i -> i % 2 == 0 ? "shop" : "billing";
+        IntFunction<String> namespace = i -> i % 8 == 3 ? "shop" : "billing";
         IntFunction<String> pod = i -> "api-" + (i % 5);
+        IntFunction<String> line = i -> "GET /item/" + i + " 200" + (i % 4 == 2 ? "\n" : "");
+        IntFunction<String> host = i -> switch (i % 4) {
+            case 1 -> host(i);
+            case 3 -> "node-" + (i % 3);
+            default -> null;
+        };
         run(new Shipper("fluent-bit",
-                i -> "{\"@timestamp\":" + timestamp.apply(i) + ",\"log\":\"GET /item/" + i
-                        + " 200\",\"stream\":\"stdout\",\"kubernetes\":{\"namespace_name\":\"" + namespace.apply(i)
-                        + "\",\"pod_name\":\"" + pod.apply(i) + "\",\"container_name\":\"api\"}}",
+                i -> "{\"@timestamp\":" + timestamp.apply(i) + ",\"log\":\"" + line.apply(i).replace("\n", "\\n") + "\""
+                        + switch (i % 4) {
+                    case 0 -> "}";
+                    case 1 -> ",\"hostname\":\"" + host(i) + "\"}";
+                    case 2 -> ",\"stream\":\"stdout\"}";
+                    default -> ",\"stream\":\"stdout\",\"logtag\":\"F\",\"kubernetes\":{\"pod_name\":\"" + pod.apply(i)
+                            + "\",\"namespace_name\":\"" + namespace.apply(i) + "\",\"pod_id\":\"7d1c3f0e-" + i
+                            + "\",\"labels\":{\"app\":\"api\",\"app.kubernetes.io/name\":\"api\"},\"host\":\""
+                            + host.apply(i) + "\",\"container_name\":\"api\",\"docker_id\":\"4f1e" + i
+                            + "\",\"container_image\":\"shop/api:1.4\"}}";
+                },
                 ShipperRecipesIT::millis,
-                i -> new Object[] {millis(i), namespace.apply(i), pod.apply(i), "GET /item/" + i + " 200"},
-                i -> new Object[] {namespace.apply(i), pod.apply(i), millis(i), "GET /item/" + i + " 200"},
-                i -> "GET /item/" + i + " 200"));
+                i -> new Object[] {millis(i), i % 4 == 3 ? pod.apply(i) : i % 4 == 1 ? host(i) : "-", line.apply(i)},
+                i -> i % 4 == 3 ? new Object[] {namespace.apply(i), pod.apply(i), millis(i), line.apply(i)} : null,
+                line,
+                host));
     }
 
     @Test
-    void shouldIngestVectorEvents() throws Exception {
-        // RFC 3339 with nanoseconds and an offset of +01:00.
+    void shouldIngestVectorFileEventsWithAndWithoutOffsetsAndMergedApplicationJson() throws Exception {
+        // RFC 3339 with nanoseconds and an offset of +01:00, in turn: a file event, one with the line's offset
+        // (offset_key), and application JSON merged into the event, bringing its own message, level and
+        // timestamp (epoch ms) over Vector's.
         IntFunction<String> time = i -> OffsetDateTime.ofInstant(Instant.ofEpochMilli(millis(i)).plusNanos(789_123),
                 java.time.ZoneOffset.ofHours(1)).toString();
         // Every seventh line holds a NUL (a binary log line): the recipe's message:md5 part hashes it.
-        IntFunction<String> message = i -> "vector line " + i + (i % 7 == 0 ? "\u0000after a NUL" : "");
+        IntFunction<String> message = i -> i % 3 == 2 ? "order " + i + " paid"
+                : "vector line " + i + (i % 7 == 0 ? "\u0000after a NUL" : "");
         run(new Shipper("vector",
                 i -> "{\"file\":\"/var/log/app.log\",\"host\":\"" + host(i) + "\",\"message\":\""
-                        + message.apply(i).replace("\u0000", "\\u0000") + "\",\"source_type\":\"file\",\"timestamp\":\""
-                        + time.apply(i) + "\"}",
+                        + message.apply(i).replace("\u0000", "\\u0000") + "\",\"source_type\":\"file\",\"timestamp\":"
+                        + switch (i % 3) {
+                    case 0 -> "\"" + time.apply(i) + "\"}";
+                    case 1 -> "\"" + time.apply(i) + "\",\"offset\":" + i * 120 + "}";
+                    default -> millis(i) + ",\"level\":\"info\",\"order\":{\"id\":" + i + ",\"total\":12.5}}";
+                },
                 ShipperRecipesIT::millis,
                 i -> new Object[] {millis(i), host(i), message.apply(i)},
                 i -> new Object[] {host(i), millis(i), message.apply(i)},
-                message));
+                message,
+                ShipperRecipesIT::host));
     }
 
     /**
@@ -282,14 +349,21 @@ class ShipperRecipesIT {
         Map<ByteBuffer, Result> data = scan(dataTable);
         Map<ByteBuffer, Result> indexRows = scan(indexTable);
         assertThat(data).hasSize(EVENTS);
-        assertThat(indexRows).hasSize(EVENTS);
+        long indexed = java.util.stream.IntStream.range(0, EVENTS).filter(i -> shipper.indexKey().apply(i) != null)
+                .count();
+        assertThat(indexRows).hasSize((int) indexed);
         for (int i = 0; i < EVENTS; i++) {
             byte[] key = dataKey.encode(shipper.dataKey().apply(i));
             Result row = data.get(ByteBuffer.wrap(key));
             assertThat(row).as("%s data row of record %d", shipper.recipe(), i).isNotNull();
             assertThat(Bytes.toString(row.getValue(bytes("d"), bytes("m")))).isEqualTo(shipper.message().apply(i));
+            assertThat(Bytes.toString(row.getValue(bytes("d"), bytes("h")))).as("%s host of record %d",
+                    shipper.recipe(), i).isEqualTo(shipper.host().apply(i));
             long time = shipper.time().apply(i);
             assertThat(row.rawCells()).allSatisfy(cell -> assertThat(cell.getTimestamp()).isEqualTo(time));
+            if (shipper.indexKey().apply(i) == null) {
+                continue;
+            }
             Result indexRow = indexRows.get(ByteBuffer.wrap(indexKey.encode(shipper.indexKey().apply(i))));
             assertThat(indexRow).as("%s index row of record %d", shipper.recipe(), i).isNotNull();
             assertThat(indexRow.getValue(bytes("i"), bytes("r"))).isEqualTo(key);
