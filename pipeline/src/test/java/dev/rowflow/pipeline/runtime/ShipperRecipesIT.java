@@ -43,9 +43,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * docs/inputs.md's recipes, each a configuration file of {@code deploy/recipes/} used as it is (only
- * the addresses of the embedded stack put in), fed records in its shipper's shape and time format
- * on the real embedded stack: every record one data row and one index row under keys recomputed
- * here from what was sent, every cell at the event time, bad records on the dead-letter topic.
+ * the addresses of the embedded stack put in), fed records in every shape and time format its
+ * shipper writes, mixed on one topic, on the real embedded stack: every record one data row (and
+ * an index row unless the index is sparse for it) under keys recomputed here from what was sent,
+ * with its message and host, every cell at the event time, bad records on the dead-letter topic
+ * with their reasons.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
@@ -62,11 +64,12 @@ class ShipperRecipesIT {
     /**
      * One shipper's records: the JSON of record i, and what rowflow must make of it: the key parts
      * of its data row and of its index row (null: none, a sparse index), its message and host
-     * (column {@code h}; null: no cell).
+     * (column {@code h}; null: no cell); and bad records of its shape, each with the reason it is
+     * set aside with.
      */
     private record Shipper(String recipe, IntFunction<String> json, IntFunction<Long> time,
                            IntFunction<Object[]> dataKey, IntFunction<Object[]> indexKey, IntFunction<String> message,
-                           IntFunction<String> host) {
+                           IntFunction<String> host, Map<String, String> bad) {
     }
 
     private static String host(int i) {
@@ -109,7 +112,12 @@ class ShipperRecipesIT {
                 i -> new Object[] {millis(i), host(i), path.apply(i), i * 100L},
                 i -> new Object[] {host(i), dataset.apply(i), millis(i), path.apply(i), i * 100L},
                 i -> "line " + i + " \u00e9",
-                ShipperRecipesIT::host);
+                ShipperRecipesIT::host,
+                Map.of("{\"@timestamp\":\"2026-11-22T08:00:00.000Z\",\"log\":{\"file\":{\"path\":\"/x\"},\"offset\":1},"
+                                + "\"message\":\"no host\"}", "invalid host.name null: is missing: it is part of the row key",
+                        "{\"@timestamp\":\"2026-11-22T08:00:00.000Z\",\"host\":{\"name\":\"h\"},\"log\":{\"file\":{"
+                                + "\"path\":\"/x\"},\"offset\":\"12a\"},\"message\":\"m\"}",
+                        "invalid log.offset '12a': is text, where a whole number is expected"));
 
         RowflowConfig config = run(filebeat);
 
@@ -244,7 +252,11 @@ class ShipperRecipesIT {
                 i -> new Object[] {millis(i), host(i), "request " + i},
                 i -> new Object[] {host(i), millis(i), "request " + i},
                 i -> "request " + i,
-                ShipperRecipesIT::host));
+                ShipperRecipesIT::host,
+                Map.of("{\"@timestamp\":\"22/Nov/2026:08:00:00 +0000\",\"host\":\"h\",\"message\":\"m\"}",
+                        "invalid @timestamp '22/Nov/2026:08:00:00 +0000': not an ISO-8601 time with an offset",
+                        "{\"@timestamp\":\"2026-11-22T08:00:00.000Z\",\"host\":{\"ip\":[\"10.0.0.1\"]},\"message\":\"m\"}",
+                        "invalid host.name | host '{\"ip\":[\"10.0.0.1\"]}': is an object, where text is expected")));
     }
 
     @Test
@@ -280,7 +292,11 @@ class ShipperRecipesIT {
                 i -> new Object[] {millis(i), i % 4 == 3 ? pod.apply(i) : i % 4 == 1 ? host(i) : "-", line.apply(i)},
                 i -> i % 4 == 3 ? new Object[] {namespace.apply(i), pod.apply(i), millis(i), line.apply(i)} : null,
                 line,
-                host));
+                host,
+                Map.of("{\"@timestamp\":\"22/Nov/2026:08:00:00 +0000\",\"log\":\"m\"}",
+                        "invalid @timestamp '22/Nov/2026:08:00:00 +0000': matches none of the time formats epoch-s, iso8601",
+                        "{\"@timestamp\":1795334400.5,\"log\":null,\"hostname\":\"h\"}",
+                        "invalid log null: is null: it is part of the row key")));
     }
 
     @Test
@@ -305,7 +321,10 @@ class ShipperRecipesIT {
                 i -> new Object[] {millis(i), host(i), message.apply(i)},
                 i -> new Object[] {host(i), millis(i), message.apply(i)},
                 message,
-                ShipperRecipesIT::host));
+                ShipperRecipesIT::host,
+                Map.of("{\"host\":\"h\",\"message\":\"m\",\"timestamp\":true}", "invalid timestamp 'true': matches none of the time formats iso8601, epoch-ms (a boolean)",
+                        "{\"host\":\"h\",\"timestamp\":\"2026-11-22T08:00:00Z\"}",
+                        "invalid message null: is missing: it is part of the row key")));
     }
 
     /**
@@ -325,6 +344,7 @@ class ShipperRecipesIT {
                 if (i == EVENTS / 2) {
                     producer.send("bad", null, utf8("{\"message\":\"truncated"));
                     producer.send("bad", null, utf8("{\"message\":\"no time\"}"));
+                    shipper.bad().keySet().forEach(json -> producer.send("bad", null, utf8(json)));
                 }
             }
             producer.flush();
@@ -369,11 +389,17 @@ class ShipperRecipesIT {
             assertThat(indexRow.getValue(bytes("i"), bytes("r"))).isEqualTo(key);
         }
         List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
-                input.deadLetterTopic(), 2);
-        assertThat(dead).extracting(r -> TopicReader.header(r, "__streams.errors.message"))
-                .anySatisfy(m -> assertThat(m).startsWith("invalid value '{\"message\":\"truncated': is not valid JSON"))
-                .anySatisfy(m -> assertThat(m).startsWith("invalid " + props.get(input.key(InputConfig.TIME))
-                        + " null: is missing"));
+                input.deadLetterTopic(), 2 + shipper.bad().size());
+        assertThat(dead).hasSize(2 + shipper.bad().size());
+        Map<String, String> reasons = new HashMap<>();
+        dead.forEach(r -> reasons.put(new String(r.value(), StandardCharsets.UTF_8),
+                TopicReader.header(r, "__streams.errors.message")));
+        assertThat(reasons.get("{\"message\":\"truncated")).startsWith("invalid value '{\"message\":\"truncated': "
+                + "is not valid JSON");
+        assertThat(reasons.get("{\"message\":\"no time\"}")).startsWith("invalid "
+                + props.get(input.key(InputConfig.TIME)) + " null: is missing");
+        shipper.bad().forEach((json, reason) -> assertThat(reasons.get(json)).as("reason of %s", json)
+                .startsWith(reason));
         return config;
     }
 
