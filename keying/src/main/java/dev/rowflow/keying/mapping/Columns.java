@@ -87,7 +87,9 @@ final class Columns {
     List<Cell> cellsOf(Map<String, Object> record, RecordSource source) {
         List<Cell> cells = new ArrayList<>(columns.size() + 4);
         for (Column column : columns) {
-            Object value = column.value.evaluate(record, source);
+            // A typed column takes the first of its fallbacks that has a value of its type.
+            Object value = column.type == null ? column.value.evaluate(record, source)
+                    : column.value.evaluate(record, source, column.type::accepts);
             if (value == null || value == RecordTree.NULL) {
                 continue;
             }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -171,6 +172,18 @@ public final class Expression {
         return root.eval(record, source);
     }
 
+    /**
+     * The value for one record where a value must be of a type (a typed column, a key part): of a
+     * fallback ({@code a | b}, {@code coalesce}), the first choice that is present and of that
+     * type; if none is, the first present (for the reason its record is set aside with). Any other
+     * expression as {@link #evaluate}.
+     *
+     * @param accepts whether a present value (never null or {@link RecordTree#NULL}) is of the type
+     */
+    public Object evaluate(Map<String, Object> record, RecordSource source, Predicate<Object> accepts) {
+        return root.evalAccepting(record, source, accepts);
+    }
+
     /** Whether a condition holds for one record (a missing value: false). */
     public boolean test(Map<String, Object> record, RecordSource source) {
         Object value = root.eval(record, source);
@@ -204,6 +217,11 @@ public final class Expression {
     private interface Node {
         Object eval(Map<String, Object> record, RecordSource source);
 
+        /** See {@link Expression#evaluate(Map, RecordSource, Predicate)}: fallbacks override it. */
+        default Object evalAccepting(Map<String, Object> record, RecordSource source, Predicate<Object> accepts) {
+            return eval(record, source);
+        }
+
         Kind kind();
 
         default boolean readsValueOnly() {
@@ -226,6 +244,11 @@ public final class Expression {
         @Override
         public Object eval(Map<String, Object> record, RecordSource source) {
             return path.resolve(record);
+        }
+
+        @Override
+        public Object evalAccepting(Map<String, Object> record, RecordSource source, Predicate<Object> accepts) {
+            return path.resolve(record, accepts);
         }
 
         @Override
@@ -288,6 +311,21 @@ public final class Expression {
                     return value;
                 }
                 found = found == null ? value : found;
+            }
+            return found;
+        }
+
+        @Override
+        public Object evalAccepting(Map<String, Object> record, RecordSource source, Predicate<Object> accepts) {
+            Object found = null;
+            for (Node choice : choices) {
+                Object value = choice.evalAccepting(record, source, accepts);
+                if (!absent(value) && accepts.test(value)) {
+                    return value;
+                }
+                if (found == null || found == RecordTree.NULL && value != null) {
+                    found = value;
+                }
             }
             return found;
         }
@@ -740,18 +778,11 @@ public final class Expression {
                 return v == null ? null : DigestUtils.sha256Hex(v.getBytes(StandardCharsets.UTF_8));
             }
         },
+        /** Parsed into the node of {@code a | b} ({@code Parser.fallback}); never applied as a call. */
         COALESCE("coalesce", Kind.ANY, true, Kind.ANY) {
             @Override
             Object apply(Call c, Map<String, Object> r, RecordSource s) {
-                Object found = null;
-                for (Node arg : c.args) {
-                    Object v = arg.eval(r, s);
-                    if (!absent(v)) {
-                        return v;
-                    }
-                    found = found == null ? v : found;
-                }
-                return found;
+                throw new IllegalStateException("coalesce is parsed as a fallback");
             }
         },
         EXISTS("exists", Kind.BOOL, false, Kind.ANY) {
@@ -1003,6 +1034,11 @@ public final class Expression {
             while (accept('|')) {
                 choices.add(primary());
             }
+            return fallback(choices);
+        }
+
+        /** {@code a | b | c} and {@code coalesce(a, b, c)}: the first choice that has a value. */
+        private static Node fallback(List<Node> choices) {
             if (choices.size() == 1) {
                 return choices.get(0);
             }
@@ -1183,6 +1219,9 @@ public final class Expression {
             }
             if (fn == Fn.SPLIT && !(args.get(1) instanceof Literal)) {
                 throw new Refusal(text + ": the separator of split must be a 'literal'", null);
+            }
+            if (fn == Fn.COALESCE) {
+                return fallback(args);
             }
             return new Call(fn, List.copyOf(args), constant, text);
         }

@@ -271,6 +271,32 @@ public final class FieldPath {
         return found;
     }
 
+    /**
+     * The same where the value must be of a type: the first alternative that is present and that
+     * {@code accepts}; if none is, the first present (whose type the caller then refuses), else
+     * null or {@link RecordTree#NULL}.
+     */
+    public Object resolve(Map<String, Object> record, java.util.function.Predicate<Object> accepts) {
+        if (alternatives == null) {
+            return resolve(record, 0);
+        }
+        Object found = null;
+        for (FieldPath alternative : alternatives) {
+            Object value = alternative.resolve(record, 0);
+            if (value != null && value != RecordTree.NULL) {
+                if (accepts.test(value)) {
+                    return value;
+                }
+                if (found == null || found == RecordTree.NULL) {
+                    found = value;
+                }
+            } else if (found == null) {
+                found = value; // null stays absent, RecordTree.NULL says it is null
+            }
+        }
+        return found;
+    }
+
     private Object resolve(Object node, int from) {
         if (from == steps.length) {
             return node;

@@ -105,13 +105,24 @@ final class KeyPlan {
                 values[i] = time;
                 continue;
             }
-            Object value = path.evaluate(record, source);
+            // A part takes the first of its fallbacks that has a value its encoding takes.
+            Object value = path.evaluate(record, source, textual[i] ? KeyPlan::isText : KeyPlan::isWholeNumber);
             if (nullWhenLacking && (value == null || value == RecordTree.NULL)) {
                 return null;
             }
             values[i] = keyValue(path, value, textual[i]);
         }
         return values;
+    }
+
+    /** Whether a text part takes a present value as it is: non-empty text, a number or a boolean. */
+    static boolean isText(Object value) {
+        return value instanceof String text ? !text.isEmpty() : value instanceof Number || value instanceof Boolean;
+    }
+
+    /** Whether a numeric part takes a present value: a whole number of at most 64 bits. */
+    static boolean isWholeNumber(Object value) {
+        return ValueType.LONG.accepts(value);
     }
 
     /** A value of a key part: a non-empty String for text encodings, a Long for numeric ones. */

@@ -192,6 +192,29 @@ class EventMappingTest {
     }
 
     @Test
+    void shouldTakeTheFirstFallbackOfTheTypeATypedColumnOrKeyPartWants() {
+        // host first: a string before the upgrade, an object after it, where host.name has the text.
+        String layout = "@timestamp:ts, host | host.name:text, code | status:long";
+        EventMapping mapping = Spec.of(layout, "message=m, host | host.name:text=h, coalesce(code, status):long=s")
+                .compile();
+        String legacy = EVENT.replace("\"host\":{\"name\":\"web-01\"}", "\"host\":\"web-01\"");
+        String textCode = EVENT.replace("\"status\":200", "\"status\":200,\"code\":\"OK\"");
+
+        assertThat(rowsOf(mapping, EVENT).get(0).cells()).containsExactly(cell("m", "disk full"), cell("h", "web-01"),
+                cell("s", "200"));
+        assertThat(rowsOf(mapping, legacy)).isEqualTo(rowsOf(mapping, EVENT));
+        assertThat(rowsOf(mapping, textCode)).isEqualTo(rowsOf(mapping, EVENT));
+        assertThat(rowsOf(mapping, EVENT).get(0).key()).isEqualTo(key(layout, T, "web-01", 200L));
+        // None of the type: the first present is refused, naming it.
+        assertInvalid(mapping, EVENT.replace("\"host\":{\"name\":\"web-01\"}", "\"host\":{\"ip\":\"10.0.0.1\"}"),
+                "host | host.name", "invalid host | host.name '{\"ip\":\"10.0.0.1\"}': is an object, where text is "
+                        + "expected");
+        // Untyped, the first present wins as before.
+        assertThat(Expression.parse("host | host.name").evaluate(json(EVENT), RecordSource.ofTimestamp(T)))
+                .isInstanceOf(Map.class);
+    }
+
+    @Test
     void shouldSetARecordAsideWhoseValueIsNotOfItsColumnsType() {
         EventMapping typed = Spec.of("@timestamp:ts", "message:text=m, host:text=h, status:long=s").compile();
         // The upgrade turned host from a string into an object: no JSON text under a text column.
