@@ -258,15 +258,7 @@ public final class Expression {
 
         @Override
         public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            List<String> reasons = new ArrayList<>();
-            for (FieldPath alternative : path.alternatives()) {
-                Optional<String> why = yield.apply(alternative);
-                if (why.isEmpty()) {
-                    return Optional.empty();
-                }
-                reasons.add(why.get());
-            }
-            return Optional.of(String.join("; ", reasons));
+            return noneCanYield(path.alternatives(), yield);
         }
     }
 
@@ -337,15 +329,7 @@ public final class Expression {
 
         @Override
         public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            List<String> reasons = new ArrayList<>();
-            for (Node choice : choices) {
-                Optional<String> why = choice.cannotYield(yield);
-                if (why.isEmpty()) {
-                    return Optional.empty();
-                }
-                reasons.add(why.get());
-            }
-            return Optional.of(String.join("; ", reasons));
+            return noneCanYield(choices, choice -> choice.cannotYield(yield));
         }
     }
 
@@ -368,13 +352,7 @@ public final class Expression {
 
         @Override
         public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            for (Node arg : args) {
-                Optional<String> why = arg.cannotYield(yield);
-                if (why.isPresent()) {
-                    return why;
-                }
-            }
-            return Optional.empty();
+            return anyCannotYield(args, yield);
         }
 
         @Override
@@ -618,13 +596,7 @@ public final class Expression {
 
         @Override
         public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            for (Node operand : operands) {
-                Optional<String> why = operand.cannotYield(yield);
-                if (why.isPresent()) {
-                    return why;
-                }
-            }
-            return Optional.empty();
+            return anyCannotYield(operands, yield);
         }
     }
 
@@ -841,6 +813,30 @@ public final class Expression {
     }
 
     // ---------------------------------------------------------------- values
+
+    /** Why one of {@code nodes} cannot have a value (then neither can their expression), or empty. */
+    private static Optional<String> anyCannotYield(List<Node> nodes, Function<FieldPath, Optional<String>> yield) {
+        for (Node node : nodes) {
+            Optional<String> why = node.cannotYield(yield);
+            if (why.isPresent()) {
+                return why;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Why none of a fallback's {@code choices} can have a value (all their reasons), or empty if one can. */
+    private static <T> Optional<String> noneCanYield(List<T> choices, Function<T, Optional<String>> why) {
+        List<String> reasons = new ArrayList<>();
+        for (T choice : choices) {
+            Optional<String> reason = why.apply(choice);
+            if (reason.isEmpty()) {
+                return Optional.empty();
+            }
+            reasons.add(reason.get());
+        }
+        return Optional.of(String.join("; ", reasons));
+    }
 
     private static boolean absent(Object value) {
         return value == null || value == RecordTree.NULL;

@@ -124,23 +124,6 @@ public final class FieldPath {
         return parts;
     }
 
-    /** The index of the last {@code wanted} outside a quoted name, or -1. */
-    static int lastIndexOutsideQuotes(String text, char wanted) {
-        boolean quoted = false;
-        int found = -1;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\\' && quoted) {
-                i++;
-            } else if (c == '"') {
-                quoted = !quoted;
-            } else if (c == wanted && !quoted) {
-                found = i;
-            }
-        }
-        return found;
-    }
-
     private static FieldPath parseOne(String text) {
         List<Object> steps = new ArrayList<>();
         int i = 0;
