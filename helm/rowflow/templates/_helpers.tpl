@@ -172,16 +172,11 @@ survive a restart), a Deployment otherwise.
 {{- $_ = set $p "orders.customer.plus.plus" (toString $v.config.orders.customerPlusPlus) }}
 {{- /* Declared inputs: inputs=<names>, then each input's input.<name>.* keys */}}
 {{- $names := list }}
-{{- $topics := dict }}
 {{- range $in := $v.config.inputs }}
 {{- if has $in.name $names }}
 {{- fail (printf "config.inputs names the input %q twice: each input needs its own name" $in.name) }}
 {{- end }}
 {{- $names = append $names $in.name }}
-{{- if hasKey $topics $in.topic }}
-{{- fail (printf "config.inputs: inputs %s and %s both read topic %q: one topic feeds one input" (get $topics $in.topic) $in.name $in.topic) }}
-{{- end }}
-{{- $_ = set $topics $in.topic $in.name }}
 {{- range $key, $value := include "rowflow.inputProperties" $in | fromYaml }}
 {{- $_ = set $p $key $value }}
 {{- end }}
@@ -340,7 +335,7 @@ names mirror InputConfig#definition (`rowflow config` lists them).
 {{- $_ = set $k $key (get $in.time $field) }}
 {{- end }}
 {{- end }}
-{{- range $field, $key := dict "table" "table" "key" "key" "columns" "columns" "family" "family" }}
+{{- range $field, $key := dict "table" "table" "key" "key" "columns" "columns" "family" "family" "where" "where" "unrouted" "unrouted" "tombstones" "tombstones" "deleteWhen" "delete.when" "ttlMs" "ttl.ms" }}
 {{- if hasKey $in $field }}
 {{- $_ = set $k $key (get $in $field) }}
 {{- end }}
@@ -358,6 +353,9 @@ names mirror InputConfig#definition (`rowflow config` lists them).
 {{- end }}
 {{- $indexes = append $indexes .name }}
 {{- $_ = set $k (printf "index.%s.key" .name) .key }}
+{{- if hasKey . "whenMissing" }}
+{{- $_ = set $k (printf "index.%s.when.missing" .name) .whenMissing }}
+{{- end }}
 {{- if hasKey . "table" }}
 {{- $_ = set $k (printf "index.%s.table" .name) .table }}
 {{- end }}

@@ -320,10 +320,11 @@ class ChartTest {
         // The layouts' |, :, ,, @ and spaces go into the file as they are.
         assertThat(file.lines()).contains(
                 "pipelines=",
-                "inputs=filebeat,vector",
+                "inputs=filebeat,vector,vectorerrors,accounts",
                 "input.filebeat.key=bucket(16) | @timestamp:ts, host.name:text, log.file.path:md5, log.offset:long",
                 "input.filebeat.time=@timestamp",
-                "input.filebeat.index.host.key=host.name:text, event.dataset:text, @timestamp:rts, log.file.path:md5, log.offset:long",
+                "input.filebeat.index.host.key=host.name:text, event.dataset | 'generic':text, @timestamp:rts, log.file.path:md5, log.offset:long",
+                "input.vectorerrors.where=level = 'error' or status >= 500",
                 "input.filebeat.table.ttl.seconds=2592000",
                 "input.vector.time.missing=record-timestamp");
         // Exactly the keys the values set, named as InputConfig defines them.
@@ -331,13 +332,23 @@ class ChartTest {
         properties.stringPropertyNames().stream().filter(k -> k.startsWith(InputConfig.PREFIX)).sorted()
                 .forEach(k -> inputKeys.put(k, properties.getProperty(k)));
         Map<String, String> expected = new LinkedHashMap<>();
-        expected.put("input.filebeat.columns", "message=m, host.name=h, event.dataset=e, log.level=l, log.file.path=f, log.offset=o, *=x.*");
+        expected.put("input.accounts.columns", "name=n, email=e, id=i");
+        expected.put("input.accounts.delete.when", "status = 'closed'");
+        expected.put("input.accounts.index.email.key", "email:text, id:long");
+        expected.put("input.accounts.index.email.when.missing", "skip");
+        expected.put("input.accounts.indexes", "email");
+        expected.put("input.accounts.key", "id | $key.id:long");
+        expected.put("input.accounts.time", "updated");
+        expected.put("input.accounts.time.format", "epoch-ms");
+        expected.put("input.accounts.tombstones", "delete");
+        expected.put("input.accounts.topic", "accounts");
+        expected.put("input.filebeat.columns", "message=m, host.name=h, event.dataset | 'generic'=e, log.level=l, log.file.path=f, log.offset=o, *=x.*");
         expected.put("input.filebeat.format", "json");
-        expected.put("input.filebeat.index.host.key", "host.name:text, event.dataset:text, @timestamp:rts, log.file.path:md5, log.offset:long");
+        expected.put("input.filebeat.index.host.key", "host.name:text, event.dataset | 'generic':text, @timestamp:rts, log.file.path:md5, log.offset:long");
         expected.put("input.filebeat.index.host.table.ttl.seconds", "2592000");
         expected.put("input.filebeat.indexes", "host");
         expected.put("input.filebeat.key", "bucket(16) | @timestamp:ts, host.name:text, log.file.path:md5, log.offset:long");
-        expected.put("input.filebeat.summary.key", "host.name:text, event.dataset:text, @timestamp:ts");
+        expected.put("input.filebeat.summary.key", "host.name:text, event.dataset | 'generic':text, @timestamp:ts");
         expected.put("input.filebeat.summary.period.seconds", "3600");
         expected.put("input.filebeat.table", "filebeat");
         expected.put("input.filebeat.table.compression", "GZ");
@@ -355,14 +366,25 @@ class ChartTest {
         expected.put("input.vector.time.format", "iso8601");
         expected.put("input.vector.time.missing", "record-timestamp");
         expected.put("input.vector.topic", "vector-logs");
+        expected.put("input.vectorerrors.columns", "message=m, level=l, status:long=s");
+        expected.put("input.vectorerrors.dead.letter.topic", "vector-logs.dead-letter");
+        expected.put("input.vectorerrors.key", "host:text, timestamp:rts, message:md5");
+        expected.put("input.vectorerrors.time", "timestamp");
+        expected.put("input.vectorerrors.time.format", "iso8601, epoch-ms");
+        expected.put("input.vectorerrors.time.missing", "record-timestamp");
+        expected.put("input.vectorerrors.topic", "vector-logs");
+        expected.put("input.vectorerrors.ttl.ms", "long($header.ttl-ms)");
+        expected.put("input.vectorerrors.where", "level = 'error' or status >= 500");
         assertThat(inputKeys).containsExactlyEntriesOf(expected);
 
         // rowflow reads them as the two inputs, in order, each mapping compiled.
         Map<String, String> config = new HashMap<>();
         properties.stringPropertyNames().forEach(k -> config.put(k, properties.getProperty(k)));
         List<InputConfig> inputs = new RowflowConfig(config).inputs();
-        assertThat(inputs).extracting(InputConfig::name).containsExactly("filebeat", "vector");
-        assertThat(inputs).extracting(InputConfig::topic).containsExactly("filebeat", "vector-logs");
+        assertThat(inputs).extracting(InputConfig::name).containsExactly("filebeat", "vector", "vectorerrors", "accounts");
+        assertThat(inputs).extracting(InputConfig::topic).containsExactly("filebeat", "vector-logs", "vector-logs",
+                "accounts");
+        assertThat(inputs.get(3).tombstones()).isEqualTo("delete");
         assertThat(inputs.get(0).indexes()).containsExactly("host");
         assertThat(inputs.get(0).tableName("index.host.table")).isEqualTo("filebeat_host");
         assertThat(inputs.get(1).deadLetterTopic()).isEqualTo("vector-logs.dead-letter");
@@ -555,14 +577,11 @@ class ChartTest {
                 """;
         assertThatThrownBy(() -> Chart.template(write(dir, "twice", twice), Map.of()))
                 .hasMessageContaining("config.inputs names the input \"app\" twice");
-        String sameTopic = good + """
-                    - name: other
-                      topic: app
-                      time: {path: ts}
-                      key: "ts:ts"
-                """;
-        assertThatThrownBy(() -> Chart.template(write(dir, "same-topic", sameTopic), Map.of()))
-                .hasMessageContaining("both read topic \"app\"");
+        assertThatThrownBy(() -> Chart.template(write(dir, "bad-tombstones", good + "      tombstones: drop\n"),
+                Map.of())).hasMessageContaining("'/config/inputs/0/tombstones'");
+        assertThatThrownBy(() -> Chart.template(write(dir, "bad-time-list", good.replace("time: {path: \"@timestamp\"}",
+                "time: {path: \"@timestamp\", format: \"epoch-s, iso\"}")), Map.of()))
+                .hasMessageContaining("'/config/inputs/0/time/format'");
         assertThatThrownBy(() -> Chart.template(write(dir, "extra-clash", good + """
                       extra:
                         topic: app2
