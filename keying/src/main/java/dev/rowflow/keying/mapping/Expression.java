@@ -149,6 +149,13 @@ public final class Expression {
         return root instanceof PathNode p ? Optional.of(p.path) : Optional.empty();
     }
 
+    /** The paths of the record's value it reads, in order, each fallback's alternatives one by one. */
+    public List<FieldPath> paths() {
+        List<FieldPath> paths = new ArrayList<>();
+        root.forEachPath(paths::add);
+        return paths;
+    }
+
     /** Whether it reads the record's value only (no {@code $key}, {@code $header}... source). */
     public boolean readsValueOnly() {
         return root.readsValueOnly();
@@ -231,6 +238,10 @@ public final class Expression {
         default Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
             return Optional.empty();
         }
+
+        /** Gives {@code action} each path of the record's value it reads, every fallback's too. */
+        default void forEachPath(java.util.function.Consumer<FieldPath> action) {
+        }
     }
 
     private record Literal(Object value, Kind kind) implements Node {
@@ -241,6 +252,11 @@ public final class Expression {
     }
 
     private record PathNode(FieldPath path) implements Node {
+        @Override
+        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
+            path.alternatives().forEach(action);
+        }
+
         @Override
         public Object eval(Map<String, Object> record, RecordSource source) {
             return path.resolve(record);
@@ -295,6 +311,11 @@ public final class Expression {
 
     private record Coalesce(List<Node> choices, Kind kind) implements Node {
         @Override
+        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
+            choices.forEach(choice -> choice.forEachPath(action));
+        }
+
+        @Override
         public Object eval(Map<String, Object> record, RecordSource source) {
             Object found = null;
             for (Node choice : choices) {
@@ -335,6 +356,11 @@ public final class Expression {
 
     /** A function call; {@code text} as written, for the reasons records are set aside with. */
     private record Call(Fn fn, List<Node> args, Object constant, String text) implements Node {
+        @Override
+        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
+            args.forEach(arg -> arg.forEachPath(action));
+        }
+
         @Override
         public Object eval(Map<String, Object> record, RecordSource source) {
             return fn.apply(this, record, source);
@@ -393,6 +419,11 @@ public final class Expression {
     /** {@code split(...)[i]}: the element, or absent past the end. */
     private record Element(Node list, int index) implements Node {
         @Override
+        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
+            list.forEachPath(action);
+        }
+
+        @Override
         public Object eval(Map<String, Object> record, RecordSource source) {
             Object value = list.eval(record, source);
             return value instanceof List<?> l && index < l.size() ? l.get(index) : null;
@@ -425,6 +456,12 @@ public final class Expression {
     }
 
     private record Compare(Op op, Node left, Node right, String text) implements Node {
+        @Override
+        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
+            left.forEachPath(action);
+            right.forEachPath(action);
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof Compare c && c.op == op && c.left.equals(left) && c.right.equals(right);
@@ -472,6 +509,11 @@ public final class Expression {
 
     private record In(Node value, List<Object> choices, boolean negated) implements Node {
         @Override
+        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
+            value.forEachPath(action);
+        }
+
+        @Override
         public Object eval(Map<String, Object> record, RecordSource source) {
             Object v = value.eval(record, source);
             for (Object choice : choices) {
@@ -499,6 +541,11 @@ public final class Expression {
     }
 
     private record Matches(Node value, Pattern pattern, String text) implements Node {
+        @Override
+        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
+            value.forEachPath(action);
+        }
+
         @Override
         public Object eval(Map<String, Object> record, RecordSource source) {
             Object v = value.eval(record, source);
@@ -540,6 +587,11 @@ public final class Expression {
 
     /** {@code and}, {@code or} (short-circuit) and {@code not} (one operand). */
     private record Logic(String op, List<Node> operands, String text) implements Node {
+        @Override
+        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
+            operands.forEach(operand -> operand.forEachPath(action));
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof Logic l && l.op.equals(op) && l.operands.equals(operands);

@@ -67,6 +67,17 @@ class ExpressionTest {
     }
 
     @Test
+    void shouldNameThePathsItReadsEveryFallbacksToo() {
+        assertThat(Expression.parse("lower(host.name | host) ").paths()).extracting(FieldPath::text)
+                .containsExactly("host.name", "host");
+        assertThat(Expression.parseCondition("status >= 500 and not exists(a.b) or tags[0] in ('x') or m matches 'y'")
+                .paths()).extracting(FieldPath::text).containsExactly("status", "a.b", "tags[0]", "m");
+        assertThat(Expression.parse("coalesce(event.dataset, 'generic')").paths()).extracting(FieldPath::text)
+                .containsExactly("event.dataset");
+        assertThat(Expression.parse("split($key.id, '-')[1]").paths()).isEmpty();
+    }
+
+    @Test
     void shouldConvertNumbersExplicitly() {
         assertThat(eval("long(size)")).isEqualTo(1234L);
         assertThat(eval("long(status)")).isEqualTo(503L);

@@ -5,6 +5,10 @@ import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.keying.mapping.Expression;
+import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.keying.mapping.RecordSource;
+import dev.rowflow.keying.mapping.RecordTree;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -50,20 +54,32 @@ abstract class KeyValuesCommand implements Callable<Integer> {
                 throw usage(where + "field " + field + " is given more than once");
             }
         }
+        Map<String, List<FieldPath>> read = new LinkedHashMap<>();
+        layout.parts().forEach(part -> read.put(part.field(), Expression.parse(part.field()).paths()));
         for (String field : values.keySet()) {
-            if (layout.parts().stream().noneMatch(p -> p.field().equals(field))) {
+            if (!read.containsKey(field) && read.values().stream().flatMap(List::stream)
+                    .noneMatch(path -> path.text().equals(field))) {
                 throw usage(where + "field " + field + " is not a part of layout " + layout.spec());
             }
         }
+        // A part over an expression (lower(host), event.dataset | 'generic') takes its value from
+        // the fields it reads, as the pipeline does from a record of them (text, by dotted key).
+        Map<String, Object> record = new LinkedHashMap<>(values);
         Map<String, Object> typed = new LinkedHashMap<>();
         for (KeyPart part : layout.parts()) {
-            String value = values.get(part.field());
+            Object value = values.get(part.field());
             if (value == null) {
-                throw usage(where + "missing " + part.field() + "=VALUE for part " + part.spec());
+                value = Expression.parse(part.field()).evaluate(record, RecordSource.ofTimestamp(0));
+            }
+            if (value == null || value == RecordTree.NULL) {
+                List<String> fields = read.get(part.field()).stream().map(FieldPath::text).toList();
+                throw usage(where + "missing " + String.join(" or ", (fields.isEmpty() ? List.of(part.field()) : fields)
+                        .stream().map(field -> field + "=VALUE").toList()) + " for part " + part.spec());
             }
             try {
-                typed.put(part.field(), part.encoding().textual()
-                        ? EventMapping.keyValue(part.field(), value, true) : number(part, value));
+                typed.put(part.field(), part.encoding().textual() ? EventMapping.keyValue(part.field(), value, true)
+                        : value instanceof String text ? number(part, text)
+                        : EventMapping.keyValue(part.field(), value, false));
             } catch (InvalidEventException e) {
                 throw usage(where + e.getMessage());
             }

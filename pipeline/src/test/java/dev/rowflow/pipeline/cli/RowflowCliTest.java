@@ -172,9 +172,12 @@ class RowflowCliTest {
 
         assertThat(run("keys", "encode", "-c", recipe, "--input", "filebeat", "--format", "hex", "@timestamp=" + time,
                 "host.name=web-017", "log.file.path=/var/log/app.log", "log.offset=42")).isZero();
+        // The index's part event.dataset | 'generic' takes event.dataset, or 'generic' without it.
         assertThat(run("keys", "encode", "-c", recipe, "--input", "filebeat", "--index", "host", "--format", "hex",
                 "@timestamp=" + time, "host.name=web-017", "event.dataset=app.log", "log.file.path=/var/log/app.log",
                 "log.offset=42")).isZero();
+        assertThat(run("keys", "encode", "-c", recipe, "--input", "filebeat", "--index", "host", "--format", "hex",
+                "@timestamp=" + time, "host.name=web-017", "log.file.path=/var/log/app.log", "log.offset=42")).isZero();
 
         RowKeyLayout data = RowKeyLayout.parse("bucket(16) | @timestamp:ts, host.name:text, log.file.path:md5, "
                 + "log.offset:long", null);
@@ -182,7 +185,11 @@ class RowflowCliTest {
                 + "log.offset:long", null);
         assertThat(out.toString().lines().toList()).containsExactly(
                 java.util.HexFormat.of().formatHex(data.encode(millis, "web-017", "/var/log/app.log", 42L)),
-                java.util.HexFormat.of().formatHex(host.encode("web-017", "app.log", millis, "/var/log/app.log", 42L)));
+                java.util.HexFormat.of().formatHex(host.encode("web-017", "app.log", millis, "/var/log/app.log", 42L)),
+                java.util.HexFormat.of().formatHex(host.encode("web-017", "generic", millis, "/var/log/app.log", 42L)));
+        assertThat(run("keys", "encode", "-c", recipe, "--input", "filebeat", "--index", "host", "@timestamp=" + time,
+                "log.file.path=/var/log/app.log", "log.offset=42")).isEqualTo(2);
+        assertThat(err.toString()).contains("missing host.name=VALUE for part host.name:text");
 
         assertThat(run("keys", "encode", "-c", recipe, "--input", "filebeat", "--index", "nope", "host.name=a")).isEqualTo(2);
         assertThat(err.toString()).contains("--index nope: input filebeat has the indexes [host]");

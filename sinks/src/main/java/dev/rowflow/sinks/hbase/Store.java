@@ -12,15 +12,16 @@ import java.util.Locale;
  */
 public enum Store {
     /** Apache HBase: everything rowflow uses. */
-    HBASE(new Capabilities(true, true, true, true, true, true, true)),
+    HBASE(new Capabilities(true, true, true, true, true, true, true, true)),
     /**
      * Google Cloud Bigtable through Google's HBase adapter ({@code bigtable-hbase-2.x}). Column
      * families keep cells by garbage-collection rules only (max age, max versions), which the
      * adapter maps from the family TTL and versions; there is no per-cell TTL, no table metadata,
-     * no coprocessors, no region metrics, no increment inside a conditional mutation, and Bigtable
-     * tunes storage (bloom filters, compression, block size) and tablet boundaries itself.
+     * no coprocessors, no region metrics, no increment inside a conditional mutation, no delete
+     * markers (a delete removes cells at once), and Bigtable tunes storage (bloom filters,
+     * compression, block size) and tablet boundaries itself.
      */
-    BIGTABLE(new Capabilities(false, false, false, false, false, false, false));
+    BIGTABLE(new Capabilities(false, false, false, false, false, false, false, false));
 
     /**
      * What a store can do beyond rows, cells and scans.
@@ -38,9 +39,13 @@ public enum Store {
      *                      exactly-once counters keep one cell per source ({@link CounterCells})
      * @param fixedRegions  regions start at the pre-split points and stay there until they grow;
      *                      Bigtable takes split points as a hint and moves tablets by load
+     * @param deleteMarkers a Delete is a marker that masks cells by timestamp (unless the family
+     *                      has new version behaviour) until a major compaction; Bigtable removes
+     *                      the cells there are at once
      */
     public record Capabilities(boolean cellTtl, boolean familyTuning, boolean tableMetadata, boolean regionMetrics,
-                               boolean coprocessors, boolean conditionalIncrement, boolean fixedRegions) {
+                               boolean coprocessors, boolean conditionalIncrement, boolean fixedRegions,
+                               boolean deleteMarkers) {
     }
 
     private final Capabilities capabilities;

@@ -162,7 +162,7 @@ public final class TableAdmin {
      * @throws IllegalStateException naming the table and the HBase shell command that sets it
      */
     public void checkDeletes(TableDefinition table) throws IOException {
-        if (!store.capabilities().familyTuning()) {
+        if (!store.capabilities().deleteMarkers()) {
             return;
         }
         ColumnFamilyDescriptor family = admin.getDescriptor(table.name()).getColumnFamily(table.family());
