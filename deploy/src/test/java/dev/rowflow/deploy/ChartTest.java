@@ -334,6 +334,7 @@ class ChartTest {
         Map<String, String> expected = new LinkedHashMap<>();
         expected.put("input.accounts.columns", "name=n, email=e, id=i");
         expected.put("input.accounts.delete.when", "status = 'closed'");
+        expected.put("input.accounts.envelope", "debezium");
         expected.put("input.accounts.index.email.key", "email:text, id:long");
         expected.put("input.accounts.index.email.when.missing", "skip");
         expected.put("input.accounts.indexes", "email");

@@ -5,6 +5,7 @@ import java.net.URI;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.AvroFormat;
+import dev.rowflow.keying.format.DebeziumEnvelope;
 import dev.rowflow.keying.format.JsonFormat;
 import dev.rowflow.keying.mapping.ColumnSpec;
 import dev.rowflow.keying.mapping.Expression;
@@ -88,6 +89,9 @@ public final class InputConfig extends AbstractConfig {
     /** What a record of the topic that no input's {@code where} takes does. */
     public static final String UNROUTED = "unrouted";
     public static final String UNROUTED_COUNT = "count";
+    /** What wraps each record: nothing, or a change event's envelope. */
+    public static final String ENVELOPE = "envelope";
+    public static final String ENVELOPE_NONE = "none";
     /** What a tombstone (a record with a null value) does. */
     public static final String TOMBSTONES = "tombstones";
     public static final String TOMBSTONES_IGNORE = "ignore";
@@ -246,6 +250,13 @@ public final class InputConfig extends AbstractConfig {
                         + "from the event time) in place of the table's cell.ttl.ms; the family TTL still applies. A "
                         + "record without a value takes the table's; one that is not a positive whole number is set "
                         + "aside. Empty: the tables' TTL.")
+                .define(ENVELOPE, Type.STRING, ENVELOPE_NONE, ConfigDef.ValidString.in(ENVELOPE_NONE,
+                                DebeziumEnvelope.NAME), Importance.HIGH, "none: each record is an event; debezium: "
+                                + "each record is a Debezium change event (format json, with or without the "
+                                + "JsonConverter's schema): paths address the row after the change, creates, snapshot "
+                                + "reads and updates make the data row that image (a null column has no cell) and move "
+                                + "its index rows, deletes delete it (docs/cdc.md). Tombstones are then ignored unless "
+                                + "tombstones says otherwise. Inputs on one topic must agree.")
                 .define(TOMBSTONES, Type.STRING, MISSING_DEAD_LETTER,
                         ConfigDef.ValidString.in(MISSING_DEAD_LETTER, TOMBSTONES_IGNORE, TOMBSTONES_DELETE),
                         Importance.MEDIUM, "What a tombstone (a record whose value is null) does: dead-letter (set "
@@ -303,9 +314,21 @@ public final class InputConfig extends AbstractConfig {
         return getString(WHERE).strip();
     }
 
-    /** What a tombstone does: {@code dead-letter}, {@code ignore} or {@code delete}. */
+    /**
+     * What a tombstone does: {@code dead-letter}, {@code ignore} or {@code delete}; unless set,
+     * {@code ignore} for change events (Debezium follows each delete with one) and
+     * {@code dead-letter} for events.
+     */
     public String tombstones() {
+        if (changeEvents() && !originals().containsKey(TOMBSTONES)) {
+            return TOMBSTONES_IGNORE;
+        }
         return getString(TOMBSTONES);
+    }
+
+    /** Whether each record is a change event ({@code envelope=debezium}). */
+    public boolean changeEvents() {
+        return getString(ENVELOPE).equals(DebeziumEnvelope.NAME);
     }
 
     /** The condition of {@code delete.when}, or empty: no record deletes. */
@@ -325,8 +348,9 @@ public final class InputConfig extends AbstractConfig {
     public Map<String, Object> readSettings() {
         Map<String, Object> settings = new java.util.LinkedHashMap<>();
         for (String key : List.of(FORMAT, AVRO_SCHEMAS, REGISTRY_URL, REGISTRY_READER_SCHEMA, REGISTRY_READER_SUBJECT,
-                DEAD_LETTER_TOPIC, UNROUTED, TOMBSTONES)) {
-            settings.put(key, key.equals(DEAD_LETTER_TOPIC) ? deadLetterTopic() : get(key));
+                DEAD_LETTER_TOPIC, UNROUTED, TOMBSTONES, ENVELOPE)) {
+            settings.put(key, key.equals(DEAD_LETTER_TOPIC) ? deadLetterTopic()
+                    : key.equals(TOMBSTONES) ? tombstones() : get(key));
         }
         return settings;
     }

@@ -84,9 +84,10 @@ public final class DeclaredInput implements Ingest {
         }
         Expression where = condition(input, InputConfig.WHERE, input.where(), format);
         Deletes deletes = Deletes.of(Deletes.Tombstones.of(input.tombstones()),
-                condition(input, InputConfig.DELETE_WHEN, input.deleteWhen(), format));
+                condition(input, InputConfig.DELETE_WHEN, input.deleteWhen(), format), input.changeEvents());
         if (deletes.any() && spec.timeBucketMillis() > 0) {
-            String key = deletes.when() != null ? InputConfig.DELETE_WHEN : InputConfig.TOMBSTONES;
+            String key = deletes.changes() ? InputConfig.ENVELOPE
+                    : deletes.when() != null ? InputConfig.DELETE_WHEN : InputConfig.TOMBSTONES;
             throw new ConfigException(input.key(key), input.getString(key), "rows as columns ("
                     + input.key(InputConfig.TIME_BUCKET_SECONDS) + ") keep many records in one row, so one record "
                     + "cannot be deleted");

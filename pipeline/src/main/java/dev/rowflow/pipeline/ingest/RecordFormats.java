@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.ingest;
 
 import dev.rowflow.keying.format.AvroFormat;
+import dev.rowflow.keying.format.DebeziumEnvelope;
 import dev.rowflow.keying.format.JsonFormat;
 import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.pipeline.config.InputConfig;
@@ -33,6 +34,14 @@ final class RecordFormats {
      */
     static RecordFormat open(InputConfig input) {
         String name = input.getString(InputConfig.FORMAT);
+        if (input.changeEvents()) {
+            if (!name.equals(JsonFormat.NAME)) {
+                throw new ConfigException(input.key(InputConfig.ENVELOPE), DebeziumEnvelope.NAME, "change events are "
+                        + "read from format json (Kafka Connect's JsonConverter, with or without schemas); "
+                        + input.key(InputConfig.FORMAT) + " is " + name);
+            }
+            return new DebeziumEnvelope(new JsonFormat());
+        }
         if (name.equals(JsonFormat.NAME)) {
             return new JsonFormat();
         }

@@ -9,14 +9,16 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Which records of a declared input delete their row ({@code input.<name>.tombstones},
- * {@code delete.when}), and how many did. A delete removes the data row whose key the mapping
- * makes of the record, and its index rows ({@link dev.rowflow.sinks.RowSink#delete}); nothing
- * else deletes.
+ * {@code delete.when}, change events), and how many did. A delete removes the data row whose key
+ * the mapping makes of the record, and its index rows ({@link dev.rowflow.sinks.RowSink#delete});
+ * nothing else deletes.
  *
  * @param tombstones what a record with a null value does
  * @param when       the records with a value that delete instead of writing, or null for none
+ * @param changes    whether the records are change events, whose deletes delete and whose other
+ *                   operations replace the row with its new image
  */
-public record Deletes(Tombstones tombstones, Expression when, LongAdder deleted, LongAdder absent,
+public record Deletes(Tombstones tombstones, Expression when, boolean changes, LongAdder deleted, LongAdder absent,
                       LongAdder ignored) {
 
     /** What a tombstone does. */
@@ -36,16 +38,16 @@ public record Deletes(Tombstones tombstones, Expression when, LongAdder deleted,
 
     /** Tombstones set aside, no record deletes. */
     public static Deletes none() {
-        return of(Tombstones.DEAD_LETTER, null);
+        return of(Tombstones.DEAD_LETTER, null, false);
     }
 
-    public static Deletes of(Tombstones tombstones, Expression when) {
-        return new Deletes(tombstones, when, new LongAdder(), new LongAdder(), new LongAdder());
+    public static Deletes of(Tombstones tombstones, Expression when, boolean changes) {
+        return new Deletes(tombstones, when, changes, new LongAdder(), new LongAdder(), new LongAdder());
     }
 
-    /** Whether any record may delete a row. */
+    /** Whether any record may delete a row (or cells of one). */
     public boolean any() {
-        return tombstones == Tombstones.DELETE || when != null;
+        return tombstones == Tombstones.DELETE || when != null || changes;
     }
 
     /**

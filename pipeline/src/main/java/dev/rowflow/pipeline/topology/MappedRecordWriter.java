@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.keying.EventRules;
+import dev.rowflow.keying.format.Change;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.mapping.RecordSource;
@@ -10,7 +11,8 @@ import java.util.Map;
 
 /**
  * Writes the rows and counts the counter a declared mapping makes of each record (see
- * {@link RowWriter}), or deletes the record's row where the input's {@link Deletes} say so; what
+ * {@link RowWriter}), or deletes the record's row where the input's {@link Deletes} say so; a
+ * change event's create, snapshot read or update replaces the row with its image; what
  * the mapping refuses, the record's timestamp policy included, goes to the dead-letter topic with
  * the mapping's reason.
  */
@@ -42,12 +44,19 @@ final class MappedRecordWriter extends RowWriter<byte[], ReadRecord> {
             return;
         }
         Map<String, Object> tree = record.value().tree();
-        if (deletes.when() != null && deletes.when().test(tree, source)) {
+        Change change = record.value().change();
+        if (change != null && change.op() == Change.Op.DELETE
+                || deletes.when() != null && deletes.when().test(tree, source)) {
             delete(mapping.dataKeyOf(tree, source));
             return;
         }
         EventMapping.Mapped mapped = mapping.apply(tree, source, record.value().canonical());
-        write(mapped.rows());
+        if (change != null) {
+            // A row image: the row becomes it, cells of columns it lacks and index rows it no longer has gone.
+            replace(mapping.spec().dataTable(), mapped.rows(), mapping);
+        } else {
+            write(mapped.rows());
+        }
         mapped.counter().ifPresent(this::count);
     }
 

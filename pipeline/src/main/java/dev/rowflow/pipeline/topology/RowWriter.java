@@ -55,6 +55,18 @@ abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
     }
 
     /**
+     * Replaces a data row and its index rows with {@code rows} (the data row first, then its index
+     * rows): the stored row and the index rows it has are deleted now (see {@link RowSink#delete}),
+     * then {@code rows} are written, all checked first, so a row the store would refuse sends the
+     * record to the dead-letter topic before anything is deleted.
+     */
+    final void replace(TableRole table, List<Row> rows, EventMapping mapping) {
+        rows.forEach(sink::check);
+        delete(table, rows.get(0).key(), mapping);
+        write(rows);
+    }
+
+    /**
      * Deletes a data row and its index rows now (see {@link RowSink#delete}).
      *
      * @return whether there was a row to delete

@@ -138,6 +138,27 @@ class InputConfigTest {
     }
 
     @Test
+    void shouldReadChangeEventsFromJsonIgnoringTheirTombstonesUnlessToldOtherwise() {
+        Map<String, String> cdc = app("input.app.envelope", "debezium");
+        try (PipelinePlan plan = plan(cdc)) {
+            assertThat(plan.declaredInput("app").orElseThrow().deletes()).isTrue();
+            assertThat(plan.declaredInput("app").orElseThrow().format()).isInstanceOf(
+                    dev.rowflow.keying.format.DebeziumEnvelope.class);
+        }
+        assertThat(new RowflowConfig(cdc).inputs().get(0).tombstones()).isEqualTo("ignore");
+        cdc.put("input.app.tombstones", "dead-letter");
+        assertThat(new RowflowConfig(cdc).inputs().get(0).tombstones()).isEqualTo("dead-letter");
+        assertThat(new RowflowConfig(app()).inputs().get(0).tombstones()).isEqualTo("dead-letter");
+
+        refused(app("input.app.envelope", "debezium", "input.app.format", "avro-registry", "input.app.registry.url",
+                "http://registry:8081"), "Invalid value debezium for configuration input.app.envelope: change events are "
+                + "read from format json (Kafka Connect's JsonConverter, with or without schemas); input.app.format is "
+                + "avro-registry");
+        refused(app("input.app.envelope", "maxwell"), "Invalid value maxwell for configuration input.app.envelope: "
+                + "String must be one of: none, debezium");
+    }
+
+    @Test
     void shouldStopStartUpNamingTheRegistryKeyOfEachMistakeWithoutPrintingSecrets() throws Exception {
         Path schema = Files.createTempFile("event", ".avsc");
         Files.writeString(schema, "{\"type\":\"record\",\"name\":\"Event\",\"fields\":[{\"name\":\"host\",\"type\":\"string\"},"

@@ -466,6 +466,138 @@ class DeclaredInputsIT {
                 "__streams.errors.message")).isEqualTo("invalid id | $key.id null: is missing: it is part of the row key"));
     }
 
+    /**
+     * Debezium change events of a table of orders, both JsonConverter shapes mixed: a snapshot,
+     * creates, an update nulling a column, an order moved to another customer, deletes with their
+     * tombstones, a primary-key change, a delete and a re-insert in one millisecond, a truncate.
+     * Then the whole topic replayed over the same tables: the same rows.
+     */
+    @Test
+    void shouldMakeEachRowTheImageOfItsLastChangeEventThroughAReplay() throws Exception {
+        Map<String, String> props = base("cdc");
+        props.put("inputs", "orders");
+        props.put("input.orders.topic", "shop.inventory.orders");
+        props.put("input.orders.envelope", "debezium");
+        props.put("input.orders.time", "updated_at");
+        props.put("input.orders.time.format", "iso8601");
+        props.put("input.orders.table", "cdc_orders");
+        props.put("input.orders.key", "id:long");
+        props.put("input.orders.columns", "customer_id=c, total=t, status=s, note=n, id=i");
+        props.put("input.orders.indexes", "customer");
+        props.put("input.orders.index.customer.key", "customer_id:long, id:long");
+        RowflowConfig config = new RowflowConfig(props);
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, "shop.inventory.orders", java.util.Optional.of(2), Duration.ofSeconds(30));
+        }
+        String t0 = "2026-11-22T08:00:00.000Z";
+        int records;
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "shop.inventory.orders")) {
+            List<String[]> history = new ArrayList<>();
+            for (int id = 1; id <= 6; id++) {
+                history.add(new String[] {key(id), change("r", null, order(id, id % 3, "new", "n" + id, t0))});
+            }
+            history.add(new String[] {key(7), change("c", null, order(7, 1, "new", "n7", "2026-11-22T08:01:00Z"))});
+            history.add(new String[] {key(8), change("c", null, order(8, 2, "new", "n8", "2026-11-22T08:01:00Z"))});
+            // The note goes: its cell must go with it.
+            history.add(new String[] {key(2), change("u", order(2, 2, "new", "n2", t0),
+                    order(2, 2, "shipped", null, "2026-11-22T08:02:00Z"))});
+            // Order 3 moves from customer 0 to customer 5: its index row moves.
+            history.add(new String[] {key(3), change("u", null, order(3, 5, "new", "n3", "2026-11-22T08:03:00Z"))});
+            history.add(new String[] {key(4), change("d", order(4, 1, "new", "n4", t0), null)});
+            history.add(new String[] {key(4), null});
+            // A primary-key change: a delete of 5, its tombstone, a create of 50.
+            history.add(new String[] {key(5), change("d", order(5, 2, "new", "n5", t0), null)});
+            history.add(new String[] {key(5), null});
+            history.add(new String[] {key(50), change("c", null, order(50, 2, "new", "n5", "2026-11-22T08:04:00Z"))});
+            // Deleted and inserted again in the same millisecond, with the deleted cells' very time.
+            history.add(new String[] {key(6), change("d", order(6, 0, "new", "n6", t0), null)});
+            history.add(new String[] {key(6), null});
+            history.add(new String[] {key(6), change("c", null, order(6, 0, "back", "n6", t0))});
+            history.add(new String[] {key(9), "{\"before\":null,\"after\":null,\"source\":{},\"op\":\"t\"}"});
+            for (int i = 0; i < history.size(); i++) {
+                String value = history.get(i)[1];
+                // JsonConverter with schemas.enable=true for every other change, false for the rest
+                boolean schemas = i % 2 == 0 && value != null && !value.contains("\"op\":\"t\"");
+                producer.send(history.get(i)[0], null, value == null ? null : bytes(schemas ? withSchema(value) : value));
+            }
+            records = history.size();
+            producer.flush();
+        }
+        Map<Long, String[]> expected = new java.util.TreeMap<>();
+        expected.put(1L, new String[] {"1", "new", "n1"});
+        expected.put(2L, new String[] {"2", "shipped", null});
+        expected.put(3L, new String[] {"5", "new", "n3"});
+        expected.put(6L, new String[] {"0", "back", "n6"});
+        expected.put(7L, new String[] {"1", "new", "n7"});
+        expected.put(8L, new String[] {"2", "new", "n8"});
+        expected.put(50L, new String[] {"2", "new", "n5"});
+
+        for (String run : List.of("it-cdc", "it-cdc-replay")) {
+            props.put(RowflowConfig.APPLICATION_ID_CONFIG, run);
+            RowflowConfig runConfig = new RowflowConfig(props);
+            try (RowflowPipeline pipeline = RowflowPipeline.start(runConfig,
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+                 Admin admin = Admin.create(runConfig.kafkaProperties())) {
+                PipelineRuns.awaitCommitted(pipeline, admin, runConfig, "shop.inventory.orders", records);
+            }
+            Map<ByteBuffer, Result> rows = scan("cdc_orders");
+            RowKeyLayout dataKey = RowKeyLayout.parse("id:long", null);
+            assertThat(rows).as("order rows after run %s", run).hasSize(expected.size());
+            expected.forEach((id, columns) -> {
+                Result row = rows.get(ByteBuffer.wrap(dataKey.encode(id)));
+                assertThat(row).as("order %d after run %s", id, run).isNotNull();
+                assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("c")))).isEqualTo(columns[0]);
+                assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("s")))).isEqualTo(columns[1]);
+                assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("n")))).as("note of %d", id)
+                        .isEqualTo(columns[2]);
+                assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("t")))).isEqualTo("123.45");
+            });
+            RowKeyLayout customerKey = RowKeyLayout.parse("customer_id:long, id:long", null);
+            assertThat(scan("cdc_orders_customer").keySet()).as("customer index rows after run %s", run)
+                    .containsExactlyInAnyOrderElementsOf(expected.entrySet().stream().map(e -> ByteBuffer.wrap(
+                            customerKey.encode(Long.parseLong(e.getValue()[0]), e.getKey()))).toList());
+        }
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                "shop.inventory.orders.dead-letter", 2);
+        assertThat(dead).hasSize(2).allSatisfy(record -> assertThat(TopicReader.header(record,
+                "__streams.errors.message")).startsWith("invalid op 't': is not an operation rowflow applies to rows"));
+    }
+
+    /** A Debezium key as the JsonConverter writes it without schemas. */
+    private static String key(long id) {
+        return "{\"id\":" + id + "}";
+    }
+
+    /** A row of the orders table; total numeric(10,2) as decimal.handling.mode=string writes it. */
+    private static String order(long id, long customer, String status, String note, String updated) {
+        return "{\"id\":" + id + ",\"customer_id\":" + customer + ",\"total\":\"123.45\",\"status\":\"" + status
+                + "\",\"note\":" + (note == null ? "null" : "\"" + note + "\"") + ",\"updated_at\":\"" + updated
+                + "\"}";
+    }
+
+    private static String change(String op, String before, String after) {
+        return "{\"before\":" + before + ",\"after\":" + after + ",\"source\":{\"connector\":\"postgresql\","
+                + "\"table\":\"orders\",\"lsn\":24023128},\"op\":\"" + op + "\",\"ts_ms\":1795334400210}";
+    }
+
+    /**
+     * The same event with schemas.enable=true: the schema names total a Decimal of scale 2, so
+     * the payload carries it as base64 unscaled bytes (12345 = 0x3039, "MDk=").
+     */
+    private static String withSchema(String payload) {
+        String row = "{\"type\":\"struct\",\"optional\":true,\"fields\":[{\"type\":\"int64\",\"field\":\"id\"},"
+                + "{\"type\":\"int64\",\"optional\":true,\"field\":\"customer_id\"},{\"type\":\"bytes\",\"optional\":true,"
+                + "\"name\":\"org.apache.kafka.connect.data.Decimal\",\"version\":1,\"parameters\":{\"scale\":\"2\"},"
+                + "\"field\":\"total\"},{\"type\":\"string\",\"optional\":true,\"field\":\"status\"},{\"type\":\"string\","
+                + "\"optional\":true,\"field\":\"note\"},{\"type\":\"string\",\"optional\":true,\"name\":"
+                + "\"io.debezium.time.ZonedTimestamp\",\"field\":\"updated_at\"}],\"field\":\"%s\"}";
+        String schema = "{\"type\":\"struct\",\"name\":\"shop.inventory.orders.Envelope\",\"fields\":["
+                + row.formatted("before") + "," + row.formatted("after") + ",{\"type\":\"struct\",\"field\":\"source\","
+                + "\"fields\":[]},{\"type\":\"string\",\"field\":\"op\"},{\"type\":\"int64\",\"field\":\"ts_ms\"}]}";
+        return "{\"schema\":" + schema + ",\"payload\":" + payload.replace("\"total\":\"123.45\"", "\"total\":\"MDk=\"")
+                + "}";
+    }
+
     @Test
     void shouldRefuseToDeleteInATableWhoseDeletesWouldMaskLaterWrites() throws Exception {
         // A table made outside rowflow, its layout recorded by hand, with HBase's classic versions.

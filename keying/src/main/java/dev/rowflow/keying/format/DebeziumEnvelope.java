@@ -1,0 +1,210 @@
+package dev.rowflow.keying.format;
+
+import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.keying.mapping.RecordTree;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code envelope=debezium}: each record is a Debezium change event read in an inner format
+ * ({@code json}), and the mapping's paths address the row image after the change (before it, for
+ * a delete). The event's {@link Change} goes with the record.
+ *
+ * <p>Both shapes of Kafka Connect's {@code JsonConverter} are read, told apart per record: with
+ * {@code schemas.enable=true} the event is {@code {"schema": ..., "payload": {...}}} and the
+ * schema says which fields carry Connect and Debezium logical types; with {@code false} the event
+ * is the payload alone. With a schema, logical types become exact values:
+ * <ul>
+ *   <li>{@code Decimal} (base64 big-endian two's-complement unscaled bytes, the scale a schema
+ *       parameter) and {@code VariableScaleDecimal} ({@code {scale, value}}): the decimal number;</li>
+ *   <li>{@code Timestamp}, {@code MicroTimestamp}, {@code NanoTimestamp} (ms, µs, ns since the
+ *       epoch, of a column without a time zone taken as UTC): ISO-8601 text to the unit,
+ *       {@code 2026-11-22T08:00:00.123456Z}; {@code ZonedTimestamp} is such text already;</li>
+ *   <li>{@code Date} (days since the epoch): {@code 2026-11-22}; {@code Time}, {@code MicroTime},
+ *       {@code NanoTime} (since midnight): {@code 08:00:00.123456}.</li>
+ * </ul>
+ * Without a schema they stay as they came (a decimal as its base64 text: set the connector's
+ * {@code decimal.handling.mode=string} or enable schemas).
+ */
+public final class DebeziumEnvelope implements RecordFormat {
+    public static final String NAME = "debezium";
+
+    private final RecordFormat inner;
+
+    public DebeziumEnvelope(RecordFormat inner) {
+        this.inner = inner;
+    }
+
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    /**
+     * @throws InvalidEventException for a record that is not a change event rowflow applies: no
+     *                               {@code op}, an operation other than c, r, u and d, a row image
+     *                               missing, a logical value that does not decode
+     */
+    @Override
+    public ReadRecord read(byte[] bytes) {
+        ReadRecord read = inner.read(bytes);
+        Map<String, Object> event = read.tree();
+        Map<String, Object> schema = null;
+        if (event.size() == 2 && event.get("schema") instanceof Map<?, ?> s && event.get("payload") instanceof Map<?, ?> p) {
+            schema = cast(s);
+            event = cast(p);
+        }
+        Object code = event.get("op");
+        if (!(code instanceof String text)) {
+            throw new InvalidEventException("op", describe(code), code == null
+                    ? "is missing: the record is not a Debezium change event (a payload with op, before, after, source)"
+                    : "is not an operation code");
+        }
+        Change.Op op = Change.Op.of(text);
+        if (op == null) {
+            throw new InvalidEventException("op", text, "is not an operation rowflow applies to rows (c, r, u, d): "
+                    + "truncates (t) and messages (m) change no single row");
+        }
+        Map<String, Object> before = image(event, schema, "before");
+        Map<String, Object> after = image(event, schema, "after");
+        if (op == Change.Op.DELETE && before == null) {
+            throw new InvalidEventException("before", null, "is missing: a delete needs the row's key from its before "
+                    + "image");
+        }
+        if (op != Change.Op.DELETE && after == null) {
+            throw new InvalidEventException("after", null, "is missing: " + switch (op) {
+                case UPDATE -> "an update";
+                case CREATE -> "a create";
+                default -> "a snapshot read";
+            } + " needs the row's after image");
+        }
+        Object source = event.get("source");
+        return new ReadRecord(op == Change.Op.DELETE ? before : after, read.canonical(),
+                new Change(op, before, after, source instanceof Map<?, ?> m ? cast(m) : Map.of()));
+    }
+
+    @Override
+    public Optional<String> cannotYield(FieldPath path) {
+        return inner.cannotYield(path);
+    }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
+
+    /** The row image {@code field} of the event, its logical values decoded where the schema names them; null if none. */
+    private static Map<String, Object> image(Map<String, Object> event, Map<String, Object> schema, String field) {
+        Object value = event.get(field);
+        if (!(value instanceof Map<?, ?> row)) {
+            if (value != null && value != RecordTree.NULL) {
+                throw new InvalidEventException(field, describe(value), "is not a row image (an object)");
+            }
+            return null;
+        }
+        Map<String, Object> fieldSchema = schema == null ? null : fieldSchema(schema, field);
+        return fieldSchema == null ? cast(row) : decode(field, cast(row), fieldSchema);
+    }
+
+    /** The schema of struct field {@code name} in a Connect struct schema, or null. */
+    private static Map<String, Object> fieldSchema(Map<String, Object> struct, String name) {
+        if (struct.get("fields") instanceof List<?> fields) {
+            for (Object field : fields) {
+                if (field instanceof Map<?, ?> f && name.equals(f.get("field"))) {
+                    return cast(f);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A copy of a struct value with every logical value its schema names decoded. */
+    private static Map<String, Object> decode(String path, Map<String, Object> row, Map<String, Object> schema) {
+        Map<String, Object> decoded = new LinkedHashMap<>(row);
+        if (schema.get("fields") instanceof List<?> fields) {
+            for (Object field : fields) {
+                if (field instanceof Map<?, ?> f && f.get("field") instanceof String name && decoded.containsKey(name)) {
+                    decoded.put(name, value(path + "." + name, decoded.get(name), cast(f)));
+                }
+            }
+        }
+        return decoded;
+    }
+
+    private static Object value(String path, Object value, Map<String, Object> schema) {
+        if (value == null || value == RecordTree.NULL) {
+            return value;
+        }
+        Object name = schema.get("name");
+        try {
+            if (name == null) {
+                return "struct".equals(schema.get("type")) && value instanceof Map<?, ?> nested
+                        ? decode(path, cast(nested), schema) : value;
+            }
+            return switch ((String) name) {
+                case "org.apache.kafka.connect.data.Decimal" -> new BigDecimal(new BigInteger(
+                        Base64.getDecoder().decode((String) value)), scale(schema));
+                case "io.debezium.data.VariableScaleDecimal" -> {
+                    Map<String, Object> parts = cast((Map<?, ?>) value);
+                    yield new BigDecimal(new BigInteger(Base64.getDecoder().decode((String) parts.get("value"))),
+                            ((Number) parts.get("scale")).intValue());
+                }
+                case "org.apache.kafka.connect.data.Timestamp", "io.debezium.time.Timestamp" ->
+                        Instant.ofEpochMilli(whole(value)).toString();
+                case "io.debezium.time.MicroTimestamp" -> Instant.EPOCH.plusNanos(Math.multiplyExact(whole(value), 1_000L))
+                        .toString();
+                case "io.debezium.time.NanoTimestamp" -> Instant.EPOCH.plusNanos(whole(value)).toString();
+                case "org.apache.kafka.connect.data.Date", "io.debezium.time.Date" ->
+                        LocalDate.ofEpochDay(whole(value)).toString();
+                case "org.apache.kafka.connect.data.Time", "io.debezium.time.Time" ->
+                        LocalTime.ofNanoOfDay(Math.multiplyExact(whole(value), 1_000_000L)).toString();
+                case "io.debezium.time.MicroTime" -> LocalTime.ofNanoOfDay(Math.multiplyExact(whole(value), 1_000L))
+                        .toString();
+                case "io.debezium.time.NanoTime" -> LocalTime.ofNanoOfDay(whole(value)).toString();
+                default -> value;
+            };
+        } catch (RuntimeException e) {
+            throw new InvalidEventException(path, describe(value), "is not a valid " + name + " value: " + e.getMessage());
+        }
+    }
+
+    private static int scale(Map<String, Object> schema) {
+        Object parameters = schema.get("parameters");
+        Object scale = parameters instanceof Map<?, ?> p ? p.get("scale") : null;
+        if (scale == null) {
+            throw new IllegalArgumentException("the schema gives no scale");
+        }
+        return Integer.parseInt(scale.toString());
+    }
+
+    private static long whole(Object value) {
+        if (value instanceof Long l) {
+            return l;
+        }
+        if (value instanceof BigDecimal decimal) {
+            return decimal.longValueExact();
+        }
+        throw new IllegalArgumentException("a whole number is expected");
+    }
+
+    private static Object describe(Object value) {
+        return value == null || RecordTree.isScalar(value) ? (value == null ? null : RecordTree.scalarText(value))
+                : new String(RecordTree.compactJson(value), StandardCharsets.UTF_8);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> cast(Map<?, ?> map) {
+        return (Map<String, Object>) map;
+    }
+}

@@ -1,0 +1,129 @@
+package dev.rowflow.keying.format;
+
+import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.mapping.RecordTree;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Debezium change events as Kafka Connect's JsonConverter writes them, with and without schemas. */
+class DebeziumEnvelopeTest {
+    private final DebeziumEnvelope format = new DebeziumEnvelope(new JsonFormat());
+
+    /** A PostgreSQL connector's row schema of inventory.orders (numeric(10,2), timestamp(6), date, timestamptz). */
+    private static final String ROW_FIELDS = """
+            [{"type":"int32","optional":false,"default":0,"field":"id"},
+             {"type":"int32","optional":true,"field":"customer_id"},
+             {"type":"bytes","optional":true,"name":"org.apache.kafka.connect.data.Decimal","version":1,
+              "parameters":{"scale":"2","connect.decimal.precision":"10"},"field":"total"},
+             {"type":"string","optional":true,"field":"status"},
+             {"type":"int64","optional":true,"name":"io.debezium.time.MicroTimestamp","version":1,"field":"created_at"},
+             {"type":"int32","optional":true,"name":"io.debezium.time.Date","version":1,"field":"ship_date"},
+             {"type":"int64","optional":true,"name":"io.debezium.time.MicroTime","version":1,"field":"slot"},
+             {"type":"string","optional":true,"name":"io.debezium.time.ZonedTimestamp","version":1,"field":"updated_at"},
+             {"type":"struct","optional":true,"name":"io.debezium.data.VariableScaleDecimal","version":1,
+              "fields":[{"type":"int32","optional":false,"field":"scale"},{"type":"bytes","optional":false,"field":"value"}],
+              "field":"weight"}]""";
+    private static final String SCHEMA = """
+            {"type":"struct","fields":[
+              {"type":"struct","fields":%1$s,"optional":true,"name":"shop.inventory.orders.Value","field":"before"},
+              {"type":"struct","fields":%1$s,"optional":true,"name":"shop.inventory.orders.Value","field":"after"},
+              {"type":"struct","fields":[{"type":"string","optional":false,"field":"connector"},
+                {"type":"int64","optional":false,"field":"ts_ms"},{"type":"string","optional":false,"field":"table"},
+                {"type":"int64","optional":true,"field":"txId"},{"type":"int64","optional":true,"field":"lsn"}],
+               "optional":false,"name":"io.debezium.connector.postgresql.Source","field":"source"},
+              {"type":"string","optional":false,"field":"op"},{"type":"int64","optional":true,"field":"ts_ms"}],
+             "optional":false,"name":"shop.inventory.orders.Envelope","version":1}""".formatted(ROW_FIELDS);
+    private static final String SOURCE = """
+            {"connector":"postgresql","ts_ms":1795334400200,"table":"orders","txId":555,"lsn":24023128}""";
+    /** 12345 as a big-endian two's-complement unscaled value (total 123.45), and -2 (weight -0.002 at scale 3). */
+    private static final String ROW = """
+            {"id":1001,"customer_id":7,"total":"MDk=","status":"new","created_at":1795334400123456,"ship_date":20414,
+             "slot":30600000000,"updated_at":"2026-11-22T08:00:00.123456Z","weight":{"scale":3,"value":"/g=="}}""";
+
+    private static String payload(String op, String before, String after) {
+        return "{\"before\":" + before + ",\"after\":" + after + ",\"source\":" + SOURCE + ",\"op\":\"" + op
+                + "\",\"ts_ms\":1795334400210,\"transaction\":null}";
+    }
+
+    private static byte[] withSchema(String payload) {
+        return ("{\"schema\":" + SCHEMA + ",\"payload\":" + payload + "}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] withoutSchema(String payload) {
+        return payload.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldReadTheAfterImageOfACreateWithEveryLogicalTypeDecodedExactly() {
+        ReadRecord read = format.read(withSchema(payload("c", "null", ROW)));
+
+        assertThat(read.change().op()).isEqualTo(Change.Op.CREATE);
+        assertThat(read.change().before()).isNull();
+        assertThat(read.tree()).isSameAs(read.change().after());
+        assertThat(read.tree().get("id")).isEqualTo(1001L);
+        assertThat(read.tree().get("total")).isEqualTo(new BigDecimal("123.45"));
+        assertThat(read.tree().get("created_at")).isEqualTo("2026-11-22T08:00:00.123456Z");
+        assertThat(read.tree().get("ship_date")).isEqualTo(java.time.LocalDate.ofEpochDay(20414).toString());
+        assertThat(read.tree().get("slot")).isEqualTo("08:30");
+        assertThat(read.tree().get("updated_at")).isEqualTo("2026-11-22T08:00:00.123456Z");
+        assertThat(read.tree().get("weight")).isEqualTo(new BigDecimal("-0.002"));
+        assertThat(read.change().source()).containsEntry("lsn", 24023128L).containsEntry("table", "orders");
+    }
+
+    @Test
+    void shouldReadThePayloadAloneWithoutSchemasLeavingLogicalValuesAsTheyCame() {
+        ReadRecord read = format.read(withoutSchema(payload("r", "null", ROW)));
+
+        assertThat(read.change().op()).isEqualTo(Change.Op.READ);
+        assertThat(read.tree().get("total")).isEqualTo("MDk=");
+        assertThat(read.tree().get("created_at")).isEqualTo(1795334400123456L);
+    }
+
+    @Test
+    void shouldGiveTheBeforeImageOfADeleteAndBothOfAnUpdate() {
+        String shipped = ROW.replace("\"status\":\"new\"", "\"status\":\"shipped\"");
+        ReadRecord update = format.read(withSchema(payload("u", ROW, shipped)));
+        assertThat(update.change().op()).isEqualTo(Change.Op.UPDATE);
+        assertThat(update.tree().get("status")).isEqualTo("shipped");
+        assertThat(update.change().before().get("status")).isEqualTo("new");
+        assertThat(update.change().before().get("total")).isEqualTo(new BigDecimal("123.45"));
+
+        ReadRecord delete = format.read(withSchema(payload("d", shipped, "null")));
+        assertThat(delete.change().op()).isEqualTo(Change.Op.DELETE);
+        assertThat(delete.tree()).isSameAs(delete.change().before());
+        assertThat(delete.change().after()).isNull();
+        assertThat(delete.tree().get("id")).isEqualTo(1001L);
+    }
+
+    @Test
+    void shouldRefuseWhatIsNotAChangeEventOfARowNamingWhy() {
+        assertRefused(withoutSchema("{\"id\":1,\"status\":\"new\"}"), "invalid op null: is missing: the record is not "
+                + "a Debezium change event (a payload with op, before, after, source)");
+        assertRefused(withoutSchema(payload("t", "null", "null")), "invalid op 't': is not an operation rowflow "
+                + "applies to rows (c, r, u, d): truncates (t) and messages (m) change no single row");
+        assertRefused(withoutSchema(payload("d", "null", "null")), "invalid before null: is missing: a delete needs "
+                + "the row's key from its before image");
+        assertRefused(withoutSchema(payload("u", ROW, "null")), "invalid after null: is missing: an update needs the "
+                + "row's after image");
+        assertRefused(withSchema(payload("c", "null", ROW.replace("\"MDk=\"", "\"not base64!\""))),
+                "invalid after.total 'not base64!': is not a valid org.apache.kafka.connect.data.Decimal value: Illegal "
+                        + "base64 character 20");
+        assertRefused(withoutSchema(payload("c", "null", "[1]")), "invalid after '[1]': is not a row image (an object)");
+    }
+
+    private void assertRefused(byte[] bytes, String message) {
+        assertThatThrownBy(() -> format.read(bytes)).isInstanceOf(InvalidEventException.class).hasMessage(message);
+    }
+
+    @Test
+    void shouldKeepAChangeEventsValuesUsableAsARecordTree() {
+        Map<String, Object> tree = format.read(withSchema(payload("c", "null", ROW))).tree();
+        assertThat(new String(RecordTree.cellBytes(tree.get("total")), StandardCharsets.UTF_8)).isEqualTo("123.45");
+    }
+}
