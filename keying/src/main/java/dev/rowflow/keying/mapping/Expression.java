@@ -297,9 +297,9 @@ public final class Expression {
         @Override
         public Kind kind() {
             return switch (source) {
-                case TOPIC, HEADER -> Kind.TEXT;
+                case TOPIC, HEADER, OP -> Kind.TEXT;
                 case PARTITION, OFFSET, TIMESTAMP -> Kind.LONG;
-                case KEY -> Kind.ANY;
+                case KEY, BEFORE, AFTER, SOURCE -> Kind.ANY;
             };
         }
 
@@ -1183,8 +1183,8 @@ public final class Expression {
                 Source source = Source.of(name);
                 if (source == null) {
                     throw new Refusal("unknown source '$" + name + "' at offset " + start + " (sources: $key, $header.name,"
-                            + " $topic, $partition, $offset, $timestamp; quote a field named $" + name + ": \"$" + name
-                            + "\")", null);
+                            + " $topic, $partition, $offset, $timestamp; of change events $op, $before, $after, $source;"
+                            + " quote a field named $" + name + ": \"$" + name + "\")", null);
                 }
                 String rest = dot < 0 ? null : word.substring(dot + 1);
                 if (source == Source.HEADER) {
@@ -1194,7 +1194,7 @@ public final class Expression {
                     return new SourceNode(source, rest.startsWith("\"") && rest.endsWith("\"") && rest.length() > 1
                             ? rest.substring(1, rest.length() - 1) : rest, null);
                 }
-                if (rest != null && source != Source.KEY) {
+                if (rest != null && !source.hasFields()) {
                     throw new Refusal("$" + name + " has no fields ('" + word + "')", null);
                 }
                 return new SourceNode(source, null, rest == null ? null : path(rest));

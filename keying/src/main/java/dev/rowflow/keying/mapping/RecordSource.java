@@ -9,7 +9,9 @@ import java.util.function.Function;
 /**
  * What a Kafka record carries besides its value, as the sources an expression may name:
  * {@code $key} (the record key), {@code $header.<name>}, {@code $topic}, {@code $partition},
- * {@code $offset} and {@code $timestamp} (the record's timestamp in ms).
+ * {@code $offset} and {@code $timestamp} (the record's timestamp in ms); of a change event also
+ * {@code $op} (its operation code: c, r, u, d), {@code $before}, {@code $after} (the row images)
+ * and {@code $source} (where the change comes from: {@code $source.lsn}, {@code $source.ts_ms}).
  *
  * <p>The key is read when first asked for, once per record: as JSON if its bytes are one JSON
  * value (an object, so {@code $key.id} finds {@code {"id":7}}; a number; a string), else as UTF-8
@@ -29,6 +31,10 @@ public final class RecordSource {
     private final byte[] key;
     private final Function<String, byte[]> headers;
     private Object keyValue;
+    private String op;
+    private Map<String, Object> before;
+    private Map<String, Object> after;
+    private Map<String, Object> changeSource;
 
     /**
      * @param topic     the topic, or null where unknown
@@ -45,6 +51,22 @@ public final class RecordSource {
         this.timestamp = timestamp;
         this.key = key;
         this.headers = headers;
+    }
+
+    /**
+     * Makes this the source of a change event: what {@code $op}, {@code $before}, {@code $after}
+     * and {@code $source} read.
+     *
+     * @param op the operation code (c, r, u, d); the images null where the event has none
+     * @return this
+     */
+    public RecordSource withChange(String op, Map<String, Object> before, Map<String, Object> after,
+                                   Map<String, Object> source) {
+        this.op = op;
+        this.before = before;
+        this.after = after;
+        this.changeSource = source;
+        return this;
     }
 
     public long timestamp() {
@@ -67,6 +89,10 @@ public final class RecordSource {
                 byte[] value = headers.apply(header);
                 yield value == null ? null : new String(value, StandardCharsets.UTF_8);
             }
+            case OP -> op;
+            case BEFORE -> before;
+            case AFTER -> after;
+            case SOURCE -> changeSource;
         };
     }
 
@@ -105,12 +131,17 @@ public final class RecordSource {
     /** The sources, by the name after the {@code $}. */
     enum Source {
         KEY("key"), HEADER("header"), TOPIC("topic"), PARTITION("partition"), OFFSET("offset"),
-        TIMESTAMP("timestamp");
+        TIMESTAMP("timestamp"), OP("op"), BEFORE("before"), AFTER("after"), SOURCE("source");
 
         final String token;
 
         Source(String token) {
             this.token = token;
+        }
+
+        /** Whether the source's value is a tree whose fields a path may name ({@code $key.id}, {@code $source.lsn}). */
+        boolean hasFields() {
+            return this == KEY || this == BEFORE || this == AFTER || this == SOURCE;
         }
 
         static Source of(String token) {

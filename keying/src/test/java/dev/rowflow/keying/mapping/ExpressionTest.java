@@ -67,6 +67,24 @@ class ExpressionTest {
     }
 
     @Test
+    void shouldReadAChangeEventsOperationImagesAndSource() {
+        RecordSource change = new RecordSource("orders", 0, 5L, 1_700_000_000_000L, null, name -> null)
+                .withChange("u", Map.of("status", "new", "customer_id", 5L), Map.of("status", "shipped"),
+                        Map.of("lsn", 24023128L, "ts_ms", 1_795_334_400_200L));
+
+        assertThat(Expression.parse("$op").evaluate(Map.of(), change)).isEqualTo("u");
+        assertThat(Expression.parse("$before.status").evaluate(Map.of(), change)).isEqualTo("new");
+        assertThat(Expression.parse("$after.status").evaluate(Map.of(), change)).isEqualTo("shipped");
+        assertThat(Expression.parse("$source.lsn").evaluate(Map.of(), change)).isEqualTo(24023128L);
+        assertThat(Expression.parseCondition("$before.customer_id != customer_id").test(Map.of("customer_id", 6L),
+                change)).isTrue();
+        // Not a change event: nothing there.
+        assertThat(Expression.parse("$op").evaluate(Map.of(), SOURCE)).isNull();
+        assertThat(Expression.parse("$before.status | 'none'").evaluate(Map.of(), SOURCE)).isEqualTo("none");
+        assertThatThrownBy(() -> Expression.parse("$op.code")).hasMessageContaining("$op has no fields ('$op.code')");
+    }
+
+    @Test
     void shouldNameThePathsItReadsEveryFallbacksToo() {
         assertThat(Expression.parse("lower(host.name | host) ").paths()).extracting(FieldPath::text)
                 .containsExactly("host.name", "host");

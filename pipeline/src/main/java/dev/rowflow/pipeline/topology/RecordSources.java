@@ -1,5 +1,7 @@
 package dev.rowflow.pipeline.topology;
 
+import dev.rowflow.keying.format.Change;
+import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.mapping.RecordSource;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -15,11 +17,16 @@ final class RecordSources {
     static RecordSource of(ProcessorContext<?, ?> context, Record<byte[], ?> record) {
         RecordMetadata metadata = context.recordMetadata().orElse(null);
         Headers headers = record.headers();
-        return new RecordSource(metadata == null ? null : metadata.topic(),
+        RecordSource source = new RecordSource(metadata == null ? null : metadata.topic(),
                 metadata == null ? -1 : metadata.partition(), metadata == null ? -1 : metadata.offset(),
                 record.timestamp(), record.key(), name -> {
                     Header header = headers.lastHeader(name);
                     return header == null ? null : header.value();
                 });
+        if (record.value() instanceof ReadRecord read && read.change() != null) {
+            Change change = read.change();
+            source.withChange(change.op().code(), change.before(), change.after(), change.source());
+        }
+        return source;
     }
 }

@@ -482,7 +482,7 @@ class DeclaredInputsIT {
         props.put("input.orders.time.format", "iso8601");
         props.put("input.orders.table", "cdc_orders");
         props.put("input.orders.key", "id:long");
-        props.put("input.orders.columns", "customer_id=c, total=t, status=s, note=n, id=i");
+        props.put("input.orders.columns", "customer_id=c, total=t, status=s, note=n, id=i, $op=op, $source.lsn=lsn");
         props.put("input.orders.indexes", "customer");
         props.put("input.orders.index.customer.key", "customer_id:long, id:long");
         RowflowConfig config = new RowflowConfig(props);
@@ -524,13 +524,14 @@ class DeclaredInputsIT {
             producer.flush();
         }
         Map<Long, String[]> expected = new java.util.TreeMap<>();
-        expected.put(1L, new String[] {"1", "new", "n1"});
-        expected.put(2L, new String[] {"2", "shipped", null});
-        expected.put(3L, new String[] {"5", "new", "n3"});
-        expected.put(6L, new String[] {"0", "back", "n6"});
-        expected.put(7L, new String[] {"1", "new", "n7"});
-        expected.put(8L, new String[] {"2", "new", "n8"});
-        expected.put(50L, new String[] {"2", "new", "n5"});
+        // customer, status, note, and the operation of the row's last change ($op)
+        expected.put(1L, new String[] {"1", "new", "n1", "r"});
+        expected.put(2L, new String[] {"2", "shipped", null, "u"});
+        expected.put(3L, new String[] {"5", "new", "n3", "u"});
+        expected.put(6L, new String[] {"0", "back", "n6", "c"});
+        expected.put(7L, new String[] {"1", "new", "n7", "c"});
+        expected.put(8L, new String[] {"2", "new", "n8", "c"});
+        expected.put(50L, new String[] {"2", "new", "n5", "c"});
 
         for (String run : List.of("it-cdc", "it-cdc-replay")) {
             props.put(RowflowConfig.APPLICATION_ID_CONFIG, run);
@@ -551,6 +552,8 @@ class DeclaredInputsIT {
                 assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("n")))).as("note of %d", id)
                         .isEqualTo(columns[2]);
                 assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("t")))).isEqualTo("123.45");
+                assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("op")))).isEqualTo(columns[3]);
+                assertThat(Bytes.toString(row.getValue(Bytes.toBytes("d"), Bytes.toBytes("lsn")))).isEqualTo("24023128");
             });
             RowKeyLayout customerKey = RowKeyLayout.parse("customer_id:long, id:long", null);
             assertThat(scan("cdc_orders_customer").keySet()).as("customer index rows after run %s", run)
