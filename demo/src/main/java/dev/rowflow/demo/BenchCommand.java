@@ -75,7 +75,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "avro", paramLabel = "FORMAT",
             split = ",", description = "avro: (b) reads the events as single-object Avro; json: also (b') the same "
                     + "events as JSON, avro-registry: also (b'') in the Schema Registry wire format (a registry is "
-                    + "started), each through a declared input that makes the same rows, in the same run; a list "
+                    + "started), debezium: also (b''') as Debezium change events (creates), each through a "
+                    + "declared input that makes the same rows, in the same run; a list "
                     + "runs several; with --external, json adds a rowflow writer reading the events as JSON "
                     + "(default: ${DEFAULT-VALUE}).")
     List<String> formats;

@@ -34,10 +34,11 @@ import java.util.function.Function;
  * another format to a topic of their own and ingested through a declared input that makes the
  * same rows as the log pipeline (its key, index and columns of {@link LogMapping}), timed the same
  * way -- (b') as JSON objects, (b'') in the Schema Registry wire format, the LogEvent schema
- * registered in a registry (Apicurio) started for the phase.
+ * registered in a registry (Apicurio) started for the phase, (b''') as Debezium change events
+ * (creates, JsonConverter without schemas) whose after image is the JSON object.
  */
 final class InputBench {
-    static final List<String> FORMATS = List.of("json", "avro-registry");
+    static final List<String> FORMATS = List.of("json", "avro-registry", "debezium");
     private static final JsonFactory JSON = new JsonFactory();
 
     private InputBench() {
@@ -63,6 +64,9 @@ final class InputBench {
                         memoryDir, err);
             }
         }
+        if (format.equals("debezium")) {
+            return endToEnd("benchcdc", format, benchProps, events, InputBench::change, memoryDir, err);
+        }
         return endToEnd("benchjson", format, benchProps, events, InputBench::json, memoryDir, err);
     }
 
@@ -76,6 +80,10 @@ final class InputBench {
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, group);
         declare(props, input, topic, format, table);
         String prefix = "input." + input + ".";
+        if (format.equals("debezium")) {
+            props.put(prefix + "format", "json");
+            props.put(prefix + "envelope", "debezium");
+        }
         RowflowConfig config = new RowflowConfig(props);
         BenchCommand.Phase phase;
         try (Admin admin = Admin.create(config.kafkaProperties())) {
@@ -146,6 +154,20 @@ final class InputBench {
             props.put(prefix + "summary.key", dev.rowflow.keying.log.LogSummary.LAYOUT);
             props.put(prefix + "summary.table", table + "_summary");
         }
+    }
+
+    /** The event as the after image of a Debezium create, as the JsonConverter writes it without schemas. */
+    static byte[] change(LogEvent event) {
+        byte[] after = json(event);
+        long millis = event.getTimestamp().toEpochMilli();
+        byte[] head = "{\"before\":null,\"after\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] tail = (",\"source\":{\"connector\":\"postgresql\",\"db\":\"bench\",\"table\":\"events\","
+                + "\"ts_ms\":" + millis + "},\"op\":\"c\",\"ts_ms\":" + millis + "}")
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] change = java.util.Arrays.copyOf(head, head.length + after.length + tail.length);
+        System.arraycopy(after, 0, change, head.length, after.length);
+        System.arraycopy(tail, 0, change, head.length + after.length, tail.length);
+        return change;
     }
 
     /** The event as a JSON object with the Avro record's field names. */

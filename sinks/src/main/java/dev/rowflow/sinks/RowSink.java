@@ -39,8 +39,8 @@ public interface RowSink extends AutoCloseable {
     /**
      * Deletes data row {@code key} of {@code table} and the row each index of {@code mapping} has
      * for it, the index keys rebuilt from the data row as it is stored now
-     * ({@link EventMapping#indexRowOf}). Rows written before are stored first, so the delete
-     * sees them and comes after them; a row written after survives it, even in the same
+     * ({@link EventMapping#indexRowOf}). What was written to the row before is stored first, so
+     * the delete sees it and comes after it; a row written after survives it, even in the same
      * millisecond. Done when it returns: index rows first, then the data row, so a delete cut
      * short is completed by doing it again (a replay), and a delete of a row that is gone changes
      * nothing.

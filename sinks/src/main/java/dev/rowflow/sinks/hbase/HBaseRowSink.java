@@ -106,8 +106,10 @@ public final class HBaseRowSink implements RowSink {
     }
 
     /**
-     * Flushes, reads the data row, deletes its index rows, then the data row, each with a
-     * synchronous {@link org.apache.hadoop.hbase.client.Table#delete} of its own.
+     * Flushes if the row may have been written since the last flush (the sink keeps the keys
+     * written to a table from its first delete on), reads the data row, deletes its index rows,
+     * then the data row, each with a synchronous {@link org.apache.hadoop.hbase.client.Table#delete}
+     * of its own. Rows of other keys still buffered do not matter: the delete touches none of them.
      *
      * <p>Each Delete masks exactly the cells read, at their timestamps (the event times), not
      * everything up to now: a Delete at the current time would mask every later re-insert of an
@@ -120,8 +122,11 @@ public final class HBaseRowSink implements RowSink {
      */
     @Override
     public boolean delete(TableRole table, byte[] key, EventMapping mapping) throws IOException {
-        flush();
         TableWriter data = writer(table);
+        if (data.mayBePending(key)) {
+            flush(); // its row written before may not be stored yet: the read must see it
+            data.trackPendingKeys();
+        }
         Result stored = data.read(key);
         if (stored.isEmpty()) {
             return false;

@@ -17,7 +17,10 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -41,6 +44,11 @@ final class TableWriter {
     private final TableName name;
     /** For reads and deletes, opened at the first. */
     private Table table;
+    /**
+     * The keys of the rows written since the last flush, once a delete asked ({@link #mayBePending});
+     * null before: tables that never see a delete pay nothing for it.
+     */
+    private Set<ByteBuffer> pendingKeys;
 
     /**
      * Opens the table's mutator (and starts its sender when {@code settings.periodicFlushMillis() > 0}).
@@ -94,6 +102,9 @@ final class TableWriter {
      */
     long write(Row row) throws IOException {
         mutator.mutate(toPut(row, cellTtlMillis));
+        if (pendingKeys != null) {
+            pendingKeys.add(ByteBuffer.wrap(row.key()));
+        }
         long bytes = estimatedHeapSize(row);
         if (sender != null) {
             sender.written(bytes);
@@ -106,6 +117,21 @@ final class TableWriter {
             }
         }
         return bytes;
+    }
+
+    /**
+     * Whether a row of {@code key} may have been written since the last flush (and may not be
+     * stored yet): until {@link #trackPendingKeys} every key may be.
+     */
+    boolean mayBePending(byte[] key) {
+        return pendingKeys == null || pendingKeys.contains(ByteBuffer.wrap(key));
+    }
+
+    /** Keeps the keys written from now until each flush, for {@link #mayBePending}; call it right after a flush. */
+    void trackPendingKeys() {
+        if (pendingKeys == null) {
+            pendingKeys = new HashSet<>();
+        }
     }
 
     /** The row as stored now (the latest version of each cell), empty if there is none. */
@@ -140,6 +166,9 @@ final class TableWriter {
      * counted then.
      */
     void flushed(boolean flushed) {
+        if (flushed && pendingKeys != null) {
+            pendingKeys.clear();
+        }
         if (flushed && pendingRows > 0) {
             metrics.rowsFlushed(role, pendingRows);
             if (pendingBucketRows != null) {
