@@ -156,6 +156,16 @@ public final class Expression {
         return paths;
     }
 
+    /**
+     * The first source it reads that only a change event has ({@code $op}, {@code $before},
+     * {@code $after}, {@code $source}), as written ({@code $before}), or empty.
+     */
+    public Optional<String> changeSource() {
+        List<Source> sources = new ArrayList<>();
+        root.forEachSource(sources::add);
+        return sources.stream().filter(Source::ofChanges).findFirst().map(source -> "$" + source.token);
+    }
+
     /** Whether it reads the record's value only (no {@code $key}, {@code $header}... source). */
     public boolean readsValueOnly() {
         return root.readsValueOnly();
@@ -239,8 +249,19 @@ public final class Expression {
             return Optional.empty();
         }
 
+        /** The expressions it is made of (a call's arguments...), none for a value. */
+        default List<Node> children() {
+            return List.of();
+        }
+
         /** Gives {@code action} each path of the record's value it reads, every fallback's too. */
         default void forEachPath(java.util.function.Consumer<FieldPath> action) {
+            children().forEach(child -> child.forEachPath(action));
+        }
+
+        /** Gives {@code action} each source ({@code $key}, {@code $op}...) it reads. */
+        default void forEachSource(java.util.function.Consumer<Source> action) {
+            children().forEach(child -> child.forEachSource(action));
         }
     }
 
@@ -281,6 +302,11 @@ public final class Expression {
     /** {@code $topic}, {@code $key.id}...: {@code under} the path below the source's value, or null. */
     private record SourceNode(Source source, String header, FieldPath under) implements Node {
         @Override
+        public void forEachSource(java.util.function.Consumer<Source> action) {
+            action.accept(source);
+        }
+
+        @Override
         public Object eval(Map<String, Object> record, RecordSource meta) {
             Object value = meta.get(source, header);
             if (under == null || value == null) {
@@ -311,8 +337,8 @@ public final class Expression {
 
     private record Coalesce(List<Node> choices, Kind kind) implements Node {
         @Override
-        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
-            choices.forEach(choice -> choice.forEachPath(action));
+        public List<Node> children() {
+            return choices;
         }
 
         @Override
@@ -357,8 +383,8 @@ public final class Expression {
     /** A function call; {@code text} as written, for the reasons records are set aside with. */
     private record Call(Fn fn, List<Node> args, Object constant, String text) implements Node {
         @Override
-        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
-            args.forEach(arg -> arg.forEachPath(action));
+        public List<Node> children() {
+            return args;
         }
 
         @Override
@@ -419,8 +445,8 @@ public final class Expression {
     /** {@code split(...)[i]}: the element, or absent past the end. */
     private record Element(Node list, int index) implements Node {
         @Override
-        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
-            list.forEachPath(action);
+        public List<Node> children() {
+            return List.of(list);
         }
 
         @Override
@@ -457,9 +483,8 @@ public final class Expression {
 
     private record Compare(Op op, Node left, Node right, String text) implements Node {
         @Override
-        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
-            left.forEachPath(action);
-            right.forEachPath(action);
+        public List<Node> children() {
+            return List.of(left, right);
         }
 
         @Override
@@ -509,8 +534,8 @@ public final class Expression {
 
     private record In(Node value, List<Object> choices, boolean negated) implements Node {
         @Override
-        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
-            value.forEachPath(action);
+        public List<Node> children() {
+            return List.of(value);
         }
 
         @Override
@@ -542,8 +567,8 @@ public final class Expression {
 
     private record Matches(Node value, Pattern pattern, String text) implements Node {
         @Override
-        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
-            value.forEachPath(action);
+        public List<Node> children() {
+            return List.of(value);
         }
 
         @Override
@@ -588,8 +613,8 @@ public final class Expression {
     /** {@code and}, {@code or} (short-circuit) and {@code not} (one operand). */
     private record Logic(String op, List<Node> operands, String text) implements Node {
         @Override
-        public void forEachPath(java.util.function.Consumer<FieldPath> action) {
-            operands.forEach(operand -> operand.forEachPath(action));
+        public List<Node> children() {
+            return operands;
         }
 
         @Override

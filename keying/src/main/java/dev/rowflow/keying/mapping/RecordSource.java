@@ -139,6 +139,11 @@ public final class RecordSource {
             this.token = token;
         }
 
+        /** Whether only a change event has it. */
+        boolean ofChanges() {
+            return this == OP || this == BEFORE || this == AFTER || this == SOURCE;
+        }
+
         /** Whether the source's value is a tree whose fields a path may name ({@code $key.id}, {@code $source.lsn}). */
         boolean hasFields() {
             return this == KEY || this == BEFORE || this == AFTER || this == SOURCE;

@@ -82,6 +82,8 @@ class ExpressionTest {
         assertThat(Expression.parse("$op").evaluate(Map.of(), SOURCE)).isNull();
         assertThat(Expression.parse("$before.status | 'none'").evaluate(Map.of(), SOURCE)).isEqualTo("none");
         assertThatThrownBy(() -> Expression.parse("$op.code")).hasMessageContaining("$op has no fields ('$op.code')");
+        assertThat(Expression.parseCondition("$key.id > 3 and lower($after.status) = 'x'").changeSource()).contains("$after");
+        assertThat(Expression.parse("coalesce($key.id, id)").changeSource()).isEmpty();
     }
 
     @Test

@@ -2,8 +2,10 @@ package dev.rowflow.pipeline.ingest;
 
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.keying.mapping.ColumnSpec;
 import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.mapping.Expression;
 import dev.rowflow.keying.mapping.MappingException;
@@ -74,6 +76,9 @@ public final class DeclaredInput implements Ingest {
      * @throws ConfigException naming the key of the piece of the mapping at fault
      */
     static DeclaredInput of(InputConfig input, RecordFormat format, UidResolver uids, TimestampPolicy timestamps) {
+        if (!input.changeEvents()) {
+            refuseChangeSources(input);
+        }
         MappingSpec spec = input.mappingSpec().withTimestamps(timestamps);
         EventMapping mapping;
         try {
@@ -104,6 +109,61 @@ public final class DeclaredInput implements Ingest {
                             throw new IllegalArgumentException("part '" + part.spec() + "' of layout '"
                                     + layout.spec() + "': " + why);
                         })), where, input.unroutedToDeadLetter(), deletes);
+    }
+
+    /**
+     * Refuses {@code $op}, {@code $before}, {@code $after} and {@code $source} in an input whose
+     * records are not change events: they would have no value in any record.
+     *
+     * @throws ConfigException naming the key
+     */
+    private static void refuseChangeSources(InputConfig input) {
+        List<String> layoutKeys = new ArrayList<>(List.of(InputConfig.KEY, InputConfig.SUMMARY_KEY));
+        input.indexes().forEach(index -> layoutKeys.add("index." + index + "." + InputConfig.KEY));
+        for (String key : layoutKeys) {
+            String layout = input.getString(key);
+            for (KeyPart part : layoutParts(layout)) {
+                refuseChangeSource(input, key, layout, part.field(), false);
+            }
+        }
+        for (String key : List.of(InputConfig.TIME, InputConfig.TTL_MS)) {
+            refuseChangeSource(input, key, input.getString(key), input.getString(key), false);
+        }
+        for (String key : List.of(InputConfig.WHERE, InputConfig.DELETE_WHEN)) {
+            refuseChangeSource(input, key, input.getString(key), input.getString(key), true);
+        }
+        for (ColumnSpec column : input.mappingSpec().columns()) {
+            if (column.value() != null) {
+                refuseChangeSource(input, InputConfig.COLUMNS, input.getString(InputConfig.COLUMNS),
+                        column.value().text(), false);
+            }
+        }
+    }
+
+    /** The parts of a layout, or none where it is empty or malformed (compiling the mapping says why). */
+    private static List<KeyPart> layoutParts(String layout) {
+        try {
+            return layout.isBlank() ? List.of() : RowKeyLayout.parse(layout, null).parts();
+        } catch (IllegalArgumentException e) {
+            return List.of();
+        }
+    }
+
+    private static void refuseChangeSource(InputConfig input, String key, String value, String text,
+                                           boolean condition) {
+        if (text.isBlank()) {
+            return;
+        }
+        Expression expression;
+        try {
+            expression = condition ? Expression.parseCondition(text) : Expression.parse(text);
+        } catch (IllegalArgumentException e) {
+            return; // compiling the mapping refuses it, naming the key
+        }
+        expression.changeSource().ifPresent(source -> {
+            throw new ConfigException(input.key(key), value, source + " is a source of change events, and "
+                    + input.key(InputConfig.ENVELOPE) + " is none: no record of this input has it");
+        });
     }
 
     /** The condition of {@code key}, checked against the format; null if {@code text} is empty. */

@@ -154,6 +154,11 @@ class InputConfigTest {
                 "http://registry:8081"), "Invalid value debezium for configuration input.app.envelope: change events are "
                 + "read from format json (Kafka Connect's JsonConverter, with or without schemas); input.app.format is "
                 + "avro-registry");
+        refused(app("input.app.columns", "message=m, host.name=h, $before.status=was"), "Invalid value message=m, "
+                + "host.name=h, $before.status=was for configuration input.app.columns: $before is a source of change "
+                + "events, and input.app.envelope is none: no record of this input has it");
+        refused(app("input.app.where", "$op != 'd'"), "Invalid value $op != 'd' for configuration input.app.where: $op is "
+                + "a source of change events, and input.app.envelope is none: no record of this input has it");
         refused(app("input.app.envelope", "maxwell"), "Invalid value maxwell for configuration input.app.envelope: "
                 + "String must be one of: none, debezium");
     }
