@@ -18,9 +18,11 @@ class ReadmeRecipesTest {
     @Test
     void shouldShowEachRecipeFileAsItIs() throws Exception {
         String doc = Files.readString(Path.of("..", "docs", "inputs.md"));
-        for (String recipe : List.of("filebeat", "logstash", "fluent-bit", "vector")) {
+        String cdc = Files.readString(Path.of("..", "docs", "cdc.md"));
+        for (String recipe : List.of("filebeat", "logstash", "fluent-bit", "vector", "debezium")) {
+            String page = recipe.equals("debezium") ? cdc : doc;
             String file = Files.readString(Path.of("..", "deploy", "recipes", recipe + ".properties"));
-            assertThat(doc).as("docs/inputs.md shows deploy/recipes/%s.properties", recipe)
+            assertThat(page).as("docs shows deploy/recipes/%s.properties", recipe)
                     .contains("```properties\n" + file + "```");
             assertThat(new RowflowConfig(ConfigSources.load(Path.of("..", "deploy", "recipes", recipe + ".properties"),
                     java.util.Map.of())).inputs()).hasSize(1);

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -325,6 +326,153 @@ class ShipperRecipesIT {
                 Map.of("{\"host\":\"h\",\"message\":\"m\",\"timestamp\":true}", "invalid timestamp 'true': matches none of the time formats iso8601, epoch-ms (a boolean)",
                         "{\"host\":\"h\",\"timestamp\":\"2026-11-22T08:00:00Z\"}",
                         "invalid message null: is missing: it is part of the row key")));
+    }
+
+    /**
+     * The Debezium recipe on a history of an orders table as a PostgreSQL connector (JsonConverter
+     * with schemas: decimals as base64 bytes, pgoutput's empty before of an update) and a MySQL
+     * connector (without schemas, decimal.handling.mode=string, full before images) write it, in
+     * turn: a snapshot, then creates, updates (a status, a move to another customer, a note set to
+     * null), deletes with their tombstones and re-inserts, many sharing a millisecond. Every row and
+     * index row must be the model database's at the end, its cells at the time of its last change.
+     */
+    @Test
+    void shouldKeepEachOrderAsTheDatabaseHasItFromPostgresAndMysqlChangeEvents() throws Exception {
+        Map<String, String> props = props(new Shipper("debezium", null, null, null, null, null, null, Map.of()));
+        RowflowConfig config = new RowflowConfig(props);
+        InputConfig input = config.inputs().get(0);
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, input.topic(), Optional.of(4), Duration.ofSeconds(30));
+        }
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        Map<Long, Object[]> database = new TreeMap<>(); // id -> customer, total (cents), status, note, ts_ms
+        List<String[]> events = new java.util.ArrayList<>(); // key, value (null: a tombstone)
+        long ts = BASE;
+        for (long id = 1; id <= 60; id++) {
+            Object[] row = {1 + random.nextLong(10), 100 + random.nextLong(100_000), "new", "snapshot " + id, ts};
+            database.put(id, row);
+            events.add(new String[] {orderKey(id), orderChange("r", id, null, row, events.size())});
+        }
+        for (int i = 0; i < 400; i++) {
+            ts += i % 3 == 0 ? 1 : 0; // three changes to a millisecond
+            long id = 1 + random.nextLong(120);
+            Object[] before = database.get(id);
+            if (before == null) {
+                Object[] row = {1 + random.nextLong(10), 100 + random.nextLong(100_000), "new", "created " + i, ts};
+                database.put(id, row);
+                events.add(new String[] {orderKey(id), orderChange("c", id, null, row, events.size())});
+            } else if (random.nextInt(4) == 0) {
+                database.remove(id);
+                events.add(new String[] {orderKey(id), orderChange("d", id, before, null, events.size())});
+                events.add(new String[] {orderKey(id), null});
+            } else {
+                Object[] row = before.clone();
+                switch (random.nextInt(3)) {
+                    case 0 -> row[2] = "shipped " + i;
+                    case 1 -> row[0] = 1 + random.nextLong(10);
+                    default -> row[3] = null;
+                }
+                row[4] = ts;
+                database.put(id, row);
+                events.add(new String[] {orderKey(id), orderChange("u", id, before, row, events.size())});
+            }
+        }
+        String broken = orderChange("c", 999, null, new Object[] {1L, 100L, "new", null, ts}, 0)
+                .replaceAll("\"total\":\"[^\"]*\"", "\"total\":\"%%%\"");
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), input.topic())) {
+            for (String[] event : events) {
+                producer.send(event[0], null, event[1] == null ? null : utf8(event[1]));
+            }
+            producer.send(orderKey(999), null, utf8(broken));
+            producer.flush();
+        }
+
+        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (Offsets.uncommitted(admin, group, input.topic()) != 0 && System.nanoTime() < deadline) {
+                assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
+                Thread.sleep(200);
+            }
+            assertThat(Offsets.uncommitted(admin, group, input.topic())).as("records not committed").isZero();
+        }
+
+        RowKeyLayout dataKey = RowKeyLayout.parse("id:long", null);
+        Map<ByteBuffer, Result> rows = scan("orders");
+        assertThat(rows).hasSize(database.size());
+        database.forEach((id, row) -> {
+            Result stored = rows.get(ByteBuffer.wrap(dataKey.encode(id)));
+            assertThat(stored).as("order %d", id).isNotNull();
+            assertThat(Bytes.toString(stored.getValue(bytes("d"), bytes("c")))).isEqualTo(row[0].toString());
+            assertThat(Bytes.toString(stored.getValue(bytes("d"), bytes("t")))).isEqualTo(cents((Long) row[1]));
+            assertThat(Bytes.toString(stored.getValue(bytes("d"), bytes("s")))).isEqualTo(row[2]);
+            assertThat(Bytes.toString(stored.getValue(bytes("d"), bytes("n")))).as("note of %d", id).isEqualTo(row[3]);
+            assertThat(stored.rawCells()).allSatisfy(cell -> assertThat(cell.getTimestamp()).isEqualTo(row[4]));
+        });
+        RowKeyLayout customerKey = RowKeyLayout.parse("customer_id:long, id:long", null);
+        assertThat(scan("orders_customer").keySet()).containsExactlyInAnyOrderElementsOf(database.entrySet().stream()
+                .map(e -> ByteBuffer.wrap(customerKey.encode(e.getValue()[0], e.getKey()))).toList());
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                input.deadLetterTopic(), 1);
+        assertThat(dead).singleElement().satisfies(record -> assertThat(TopicReader.header(record,
+                "__streams.errors.message")).startsWith("invalid after.total '%%%': is not a valid "
+                + "org.apache.kafka.connect.data.Decimal value"));
+    }
+
+    private static String orderKey(long id) {
+        return "{\"id\":" + id + "}";
+    }
+
+    private static String cents(long cents) {
+        return BigDecimal.valueOf(cents, 2).toPlainString();
+    }
+
+    /**
+     * One change of an order: the n-th event, even ones from the PostgreSQL connector with schemas
+     * (no before image of an update, pgoutput's default), odd ones from the MySQL connector without
+     * (the full before image, decimals as text).
+     */
+    private static String orderChange(String op, long id, Object[] before, Object[] after, int n) {
+        boolean postgres = n % 2 == 0;
+        long ts = (Long) (after != null ? after : before)[4];
+        String source = postgres
+                ? "{\"version\":\"2.7.3.Final\",\"connector\":\"postgresql\",\"name\":\"shop\",\"ts_ms\":" + ts
+                + ",\"snapshot\":\"" + (op.equals("r") ? "true" : "false") + "\",\"db\":\"shop\",\"schema\":\"public\","
+                + "\"table\":\"orders\",\"txId\":" + (1000 + n) + ",\"lsn\":" + (24_000_000L + n * 64L) + "}"
+                : "{\"version\":\"2.7.3.Final\",\"connector\":\"mysql\",\"name\":\"shop\",\"ts_ms\":" + ts
+                + ",\"snapshot\":\"false\",\"db\":\"shop\",\"table\":\"orders\",\"server_id\":223344,\"file\":"
+                + "\"mysql-bin.000003\",\"pos\":" + (154 + n * 300L) + ",\"row\":0}";
+        String payload = "{\"before\":" + (before == null || postgres && op.equals("u") ? "null" : orderRow(id, before,
+                postgres)) + ",\"after\":" + (after == null ? "null" : orderRow(id, after, postgres)) + ",\"source\":"
+                + source + ",\"op\":\"" + op + "\",\"ts_ms\":" + (ts + 5) + ",\"transaction\":null}";
+        if (!postgres) {
+            return payload;
+        }
+        String row = "{\"type\":\"struct\",\"optional\":true,\"name\":\"shop.public.orders.Value\",\"fields\":["
+                + "{\"type\":\"int32\",\"optional\":false,\"field\":\"id\"},{\"type\":\"int32\",\"optional\":true,"
+                + "\"field\":\"customer_id\"},{\"type\":\"bytes\",\"optional\":true,\"name\":"
+                + "\"org.apache.kafka.connect.data.Decimal\",\"version\":1,\"parameters\":{\"scale\":\"2\","
+                + "\"connect.decimal.precision\":\"10\"},\"field\":\"total\"},{\"type\":\"string\",\"optional\":true,"
+                + "\"field\":\"status\"},{\"type\":\"string\",\"optional\":true,\"field\":\"note\"},{\"type\":\"int64\","
+                + "\"optional\":true,\"name\":\"io.debezium.time.MicroTimestamp\",\"version\":1,\"field\":\"created_at\"}],"
+                + "\"field\":\"%s\"}";
+        return "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"name\":\"shop.public.orders.Envelope\","
+                + "\"version\":1,\"fields\":[" + row.formatted("before") + "," + row.formatted("after") + ","
+                + "{\"type\":\"struct\",\"fields\":[{\"type\":\"int64\",\"optional\":false,\"field\":\"ts_ms\"}],"
+                + "\"optional\":false,\"name\":\"io.debezium.connector.postgresql.Source\",\"field\":\"source\"},"
+                + "{\"type\":\"string\",\"optional\":false,\"field\":\"op\"},{\"type\":\"int64\",\"optional\":true,"
+                + "\"field\":\"ts_ms\"}]},\"payload\":" + payload + "}";
+    }
+
+    /** A row image: PostgreSQL's total as base64 unscaled bytes and created_at in µs, MySQL's as text and ms. */
+    private static String orderRow(long id, Object[] row, boolean postgres) {
+        long cents = (Long) row[1];
+        String total = postgres ? java.util.Base64.getEncoder().encodeToString(BigInteger.valueOf(cents).toByteArray())
+                : cents(cents);
+        return "{\"id\":" + id + ",\"customer_id\":" + row[0] + ",\"total\":\"" + total + "\",\"status\":\"" + row[2]
+                + "\",\"note\":" + (row[3] == null ? "null" : "\"" + row[3] + "\"") + ",\"created_at\":"
+                + (postgres ? BASE * 1000 : BASE) + "}";
     }
 
     /**
