@@ -53,6 +53,8 @@ final class MappedRecordWriter extends RowWriter<byte[], ReadRecord> {
         EventMapping.Mapped mapped = mapping.apply(tree, source, record.value().canonical());
         if (change != null) {
             // A row image: the row becomes it, cells of columns it lacks and index rows it no longer has gone.
+            // Creates and snapshot reads too: replayed, one meets the newer image of its row (whose cells
+            // keep the newer timestamps), and only the read finds the index rows that image has.
             replace(mapping.spec().dataTable(), mapped.rows(), mapping);
         } else {
             write(mapped.rows());
