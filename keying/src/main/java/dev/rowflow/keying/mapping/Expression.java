@@ -241,12 +241,14 @@ public final class Expression {
 
         Kind kind();
 
+        /** Whether it reads the record's value only: so do all its children, by default. */
         default boolean readsValueOnly() {
-            return true;
+            return children().stream().allMatch(Node::readsValueOnly);
         }
 
+        /** Why no record could give it a value: one of its children cannot, by default. */
         default Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            return Optional.empty();
+            return anyCannotYield(children(), yield);
         }
 
         /** The expressions it is made of (a call's arguments...), none for a value. */
@@ -370,11 +372,6 @@ public final class Expression {
         }
 
         @Override
-        public boolean readsValueOnly() {
-            return choices.stream().allMatch(Node::readsValueOnly);
-        }
-
-        @Override
         public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
             return noneCanYield(choices, choice -> choice.cannotYield(yield));
         }
@@ -395,16 +392,6 @@ public final class Expression {
         @Override
         public Kind kind() {
             return fn.result;
-        }
-
-        @Override
-        public boolean readsValueOnly() {
-            return args.stream().allMatch(Node::readsValueOnly);
-        }
-
-        @Override
-        public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            return anyCannotYield(args, yield);
         }
 
         @Override
@@ -459,16 +446,6 @@ public final class Expression {
         public Kind kind() {
             return list.kind() == Kind.LIST ? Kind.TEXT : Kind.ANY;
         }
-
-        @Override
-        public boolean readsValueOnly() {
-            return list.readsValueOnly();
-        }
-
-        @Override
-        public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            return list.cannotYield(yield);
-        }
     }
 
     private enum Op {
@@ -520,16 +497,6 @@ public final class Expression {
         public Kind kind() {
             return Kind.BOOL;
         }
-
-        @Override
-        public boolean readsValueOnly() {
-            return left.readsValueOnly() && right.readsValueOnly();
-        }
-
-        @Override
-        public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            return left.cannotYield(yield).or(() -> right.cannotYield(yield));
-        }
     }
 
     private record In(Node value, List<Object> choices, boolean negated) implements Node {
@@ -552,16 +519,6 @@ public final class Expression {
         @Override
         public Kind kind() {
             return Kind.BOOL;
-        }
-
-        @Override
-        public boolean readsValueOnly() {
-            return value.readsValueOnly();
-        }
-
-        @Override
-        public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            return value.cannotYield(yield);
         }
     }
 
@@ -587,16 +544,6 @@ public final class Expression {
         @Override
         public Kind kind() {
             return Kind.BOOL;
-        }
-
-        @Override
-        public boolean readsValueOnly() {
-            return value.readsValueOnly();
-        }
-
-        @Override
-        public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            return value.cannotYield(yield);
         }
 
         @Override
@@ -664,16 +611,6 @@ public final class Expression {
         @Override
         public Kind kind() {
             return Kind.BOOL;
-        }
-
-        @Override
-        public boolean readsValueOnly() {
-            return operands.stream().allMatch(Node::readsValueOnly);
-        }
-
-        @Override
-        public Optional<String> cannotYield(Function<FieldPath, Optional<String>> yield) {
-            return anyCannotYield(operands, yield);
         }
     }
 

@@ -240,19 +240,10 @@ public final class FieldPath {
      * null if absent.
      */
     public Object resolve(Map<String, Object> record) {
-        if (alternatives == null) {
-            return resolve(record, 0);
-        }
-        Object found = null;
-        for (FieldPath alternative : alternatives) {
-            Object value = alternative.resolve(record, 0);
-            if (value != null && value != RecordTree.NULL) {
-                return value;
-            }
-            found = found == null ? value : found;
-        }
-        return found;
+        return alternatives == null ? resolve(record, 0) : resolve(record, ANY_VALUE);
     }
+
+    private static final java.util.function.Predicate<Object> ANY_VALUE = value -> true;
 
     /**
      * The same where the value must be of a type: the first alternative that is present and that

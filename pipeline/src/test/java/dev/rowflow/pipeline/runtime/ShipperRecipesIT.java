@@ -387,16 +387,7 @@ class ShipperRecipesIT {
             producer.flush();
         }
 
-        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
-        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
-             Admin admin = Admin.create(config.kafkaProperties())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (Offsets.uncommitted(admin, group, input.topic()) != 0 && System.nanoTime() < deadline) {
-                assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
-                Thread.sleep(200);
-            }
-            assertThat(Offsets.uncommitted(admin, group, input.topic())).as("records not committed").isZero();
-        }
+        runUntilCommitted(config, input.topic());
 
         RowKeyLayout dataKey = RowKeyLayout.parse("id:long", null);
         Map<ByteBuffer, Result> rows = scan("orders");
@@ -498,16 +489,7 @@ class ShipperRecipesIT {
             producer.flush();
         }
 
-        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
-        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
-             Admin admin = Admin.create(config.kafkaProperties())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (Offsets.uncommitted(admin, group, input.topic()) != 0 && System.nanoTime() < deadline) {
-                assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
-                Thread.sleep(200);
-            }
-            assertThat(Offsets.uncommitted(admin, group, input.topic())).as("records not committed").isZero();
-        }
+        runUntilCommitted(config, input.topic());
 
         String dataTable = input.tableName(InputConfig.TABLE);
         String index = input.indexes().get(0);
@@ -549,6 +531,20 @@ class ShipperRecipesIT {
         shipper.bad().forEach((json, reason) -> assertThat(reasons.get(json)).as("reason of %s", json)
                 .startsWith(reason));
         return config;
+    }
+
+    /** Runs the pipeline of {@code config} until it has committed every record of {@code topic}. */
+    private static void runUntilCommitted(RowflowConfig config, String topic) throws Exception {
+        String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (Offsets.uncommitted(admin, group, topic) != 0 && System.nanoTime() < deadline) {
+                assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
+                Thread.sleep(200);
+            }
+            assertThat(Offsets.uncommitted(admin, group, topic)).as("records not committed").isZero();
+        }
     }
 
     /** The recipe's file as it is in deploy/recipes, with the embedded stack's addresses. */
