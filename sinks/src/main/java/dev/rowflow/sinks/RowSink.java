@@ -6,6 +6,7 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.mapping.EventMapping;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
  * Buffered destination of rows. Not thread-safe: one sink per stream thread.
@@ -37,17 +38,33 @@ public interface RowSink extends AutoCloseable {
     void count(Counter counter, String source, long position);
 
     /**
-     * Deletes data row {@code key} of {@code table} and the row each index of {@code mapping} has
-     * for it, the index keys rebuilt from the data row as it is stored now
-     * ({@link EventMapping#indexRowOf}). What was written to the row before is stored first, so
-     * the delete sees it and comes after it; a row written after survives it, even in the same
-     * millisecond. Done when it returns: index rows first, then the data row, so a delete cut
-     * short is completed by doing it again (a replay), and a delete of a row that is gone changes
-     * nothing.
-     *
-     * @return whether there was a data row to delete
+     * Replaces data row {@code rows.get(0)} of {@code table} and its index rows with {@code rows}
+     * (the data row, then index rows of {@code mapping}): afterwards the row has exactly the cells
+     * of the new data row, and of the index rows the stored row had (keys rebuilt from it as
+     * {@link EventMapping#indexRowOf} does) only those {@code rows} has. Ordered with the sink's
+     * other writes and deletes as they were called; a row written after it survives it, even in the
+     * same millisecond. A sink may hold replaces and deletes back to apply several together; they
+     * are applied by the next {@link #write} or {@link #flush()} at the latest.
      */
-    boolean delete(TableRole table, byte[] key, EventMapping mapping) throws IOException;
+    void replace(TableRole table, List<Row> rows, EventMapping mapping) throws IOException;
+
+    /**
+     * Deletes data row {@code key} of {@code table} and the row each index of {@code mapping} has
+     * for it, the index keys rebuilt from the data row as it is stored
+     * ({@link EventMapping#indexRowOf}). Ordered and applied as {@link #replace} is: index rows
+     * first, then the data row, so a delete cut short is completed by doing it again (a replay),
+     * and a delete of a row that is gone changes nothing.
+     *
+     * @param outcome told, when the delete is applied, whether there was a data row to delete
+     */
+    void delete(TableRole table, byte[] key, EventMapping mapping, DeleteOutcome outcome) throws IOException;
+
+    /** What a {@link #delete} found. */
+    @FunctionalInterface
+    interface DeleteOutcome {
+        /** @param found whether there was a row to delete (false: already deleted, or never written) */
+        void applied(boolean found);
+    }
 
     /** Sends every buffered row and waits until the store has acknowledged each one. */
     void flush() throws IOException;

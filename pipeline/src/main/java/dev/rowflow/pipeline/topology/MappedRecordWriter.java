@@ -54,7 +54,7 @@ final class MappedRecordWriter extends RowWriter<byte[], ReadRecord> {
         if (change != null) {
             // A row image: the row becomes it, cells of columns it lacks and index rows it no longer has gone.
             // Creates and snapshot reads too: replayed, one meets the newer image of its row (whose cells
-            // keep the newer timestamps), and only the read finds the index rows that image has.
+            // keep the newer timestamps), and only reading the stored row finds the index rows that image has.
             replace(mapping.spec().dataTable(), mapped.rows(), mapping);
         } else {
             write(mapped.rows());
@@ -63,6 +63,7 @@ final class MappedRecordWriter extends RowWriter<byte[], ReadRecord> {
     }
 
     private void delete(byte[] dataKey) {
-        (delete(mapping.spec().dataTable(), dataKey, mapping) ? deletes.deleted() : deletes.absent()).increment();
+        delete(mapping.spec().dataTable(), dataKey, mapping,
+                found -> (found ? deletes.deleted() : deletes.absent()).increment());
     }
 }

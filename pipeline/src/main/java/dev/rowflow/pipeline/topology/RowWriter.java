@@ -56,24 +56,22 @@ abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
 
     /**
      * Replaces a data row and its index rows with {@code rows} (the data row first, then its index
-     * rows): the stored row and the index rows it has are deleted now (see {@link RowSink#delete}),
-     * then {@code rows} are written, all checked first, so a row the store would refuse sends the
-     * record to the dead-letter topic before anything is deleted.
+     * rows; see {@link RowSink#replace}), all checked first, so a row the store would refuse sends
+     * the record to the dead-letter topic before anything is deleted.
      */
     final void replace(TableRole table, List<Row> rows, EventMapping mapping) {
         rows.forEach(sink::check);
-        delete(table, rows.get(0).key(), mapping);
-        write(rows);
+        try {
+            sink.replace(table, rows, mapping);
+        } catch (IOException e) {
+            throw new UncheckedIOException("HBase write failed: " + e.getMessage(), e);
+        }
     }
 
-    /**
-     * Deletes a data row and its index rows now (see {@link RowSink#delete}).
-     *
-     * @return whether there was a row to delete
-     */
-    final boolean delete(TableRole table, byte[] key, EventMapping mapping) {
+    /** Deletes a data row and its index rows (see {@link RowSink#delete}). */
+    final void delete(TableRole table, byte[] key, EventMapping mapping, RowSink.DeleteOutcome outcome) {
         try {
-            return sink.delete(table, key, mapping);
+            sink.delete(table, key, mapping, outcome);
         } catch (IOException e) {
             throw new UncheckedIOException("HBase delete failed: " + e.getMessage(), e);
         }

@@ -47,10 +47,16 @@ final class InMemoryRowSink implements RowSink {
 
     /**
      * Flushes, then removes the flushed data row of {@code key} and the rows that point to it
-     * ({@code i:r}), as HBase would after {@code RowSink#delete}.
+     * ({@code i:r}), as HBase would after {@code RowSink#delete}; applied at once.
      */
     @Override
-    public boolean delete(TableRole table, byte[] key, EventMapping mapping) throws IOException {
+    public void replace(TableRole table, List<Row> rows, EventMapping mapping) throws IOException {
+        delete(table, rows.get(0).key(), mapping, found -> { });
+        rows.forEach(this::write);
+    }
+
+    @Override
+    public void delete(TableRole table, byte[] key, EventMapping mapping, DeleteOutcome outcome) throws IOException {
         flush();
         boolean found = flushed.removeIf(row -> row.table().equals(table) && Arrays.equals(row.key(), key));
         if (found) {
@@ -58,7 +64,7 @@ final class InMemoryRowSink implements RowSink {
                     && Arrays.equals(row.cells().get(0).value(), key));
         }
         deleted.add(table + " " + KeyBytes.toStringBinary(key) + (found ? "" : " (absent)"));
-        return found;
+        outcome.applied(found);
     }
 
     /** The deletes asked for, in order: table and key, and whether the row was absent. */

@@ -9,22 +9,19 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.sinks.RowSink;
 import io.micrometer.core.instrument.Gauge;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionConfiguration;
-import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.util.Bytes;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -48,6 +45,18 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class HBaseRowSink implements RowSink {
     private final Map<TableRole, TableWriter> writers = new TreeMap<>();
+    private final ChangeBatch changes = new ChangeBatch();
+    private final ChangeBatch.Sink changeSink = new ChangeBatch.Sink() {
+        @Override
+        public TableWriter writer(TableRole table) {
+            return HBaseRowSink.this.writer(table);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            flushTables();
+        }
+    };
     private final int maxKeyValueSize;
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
     private final IdempotentCounters counters;
@@ -102,14 +111,14 @@ public final class HBaseRowSink implements RowSink {
     @Override
     public void write(Row row) throws IOException {
         throwIfFailed();
+        applyChanges(); // a row written now comes after them
         unflushedBytes += writer(row.table()).write(row);
     }
 
     /**
-     * Flushes if the row may have been written since the last flush (the sink keeps the keys
-     * written to a table from its first delete on), reads the data row, deletes its index rows,
-     * then the data row, each with a synchronous {@link org.apache.hadoop.hbase.client.Table#delete}
-     * of its own. Rows of other keys still buffered do not matter: the delete touches none of them.
+     * Held back with the other replaces and deletes until {@link ChangeBatch#MAX_CHANGES} of
+     * them, a plain write or a flush: then one read gets the stored rows of them all and each
+     * is applied as {@link ChangeBatch} says.
      *
      * <p>Each Delete masks exactly the cells read, at their timestamps (the event times), not
      * everything up to now: a Delete at the current time would mask every later re-insert of an
@@ -117,38 +126,32 @@ public final class HBaseRowSink implements RowSink {
      * {@link TableAdmin}), so a Delete masks only the cells written before it: a re-insert written
      * after it stays, whatever its timestamp, and a replay of insert, delete and re-insert ends as
      * the first run did. Bigtable has no delete markers: a Delete removes the cells there are.
-     * Sent on their own, the deletes never share a batch (and its sequence id) with a later Put of
-     * the same row.
      */
     @Override
-    public boolean delete(TableRole table, byte[] key, EventMapping mapping) throws IOException {
-        TableWriter data = writer(table);
-        if (data.mayBePending(key)) {
-            flush(); // its row written before may not be stored yet: the read must see it
-            data.trackPendingKeys();
+    public void replace(TableRole table, List<Row> rows, EventMapping mapping) throws IOException {
+        throwIfFailed();
+        changes.replace(table, rows, mapping);
+        applyChangesIfFull();
+    }
+
+    /** Held back as a {@link #replace} is. */
+    @Override
+    public void delete(TableRole table, byte[] key, EventMapping mapping, DeleteOutcome outcome) throws IOException {
+        throwIfFailed();
+        changes.delete(table, key, mapping, outcome);
+        applyChangesIfFull();
+    }
+
+    private void applyChangesIfFull() throws IOException {
+        if (changes.isFull()) {
+            applyChanges();
         }
-        Result stored = data.read(key);
-        if (stored.isEmpty()) {
-            return false;
+    }
+
+    private void applyChanges() throws IOException {
+        if (!changes.isEmpty()) {
+            unflushedBytes += changes.apply(changeSink);
         }
-        long latest = 0;
-        for (org.apache.hadoop.hbase.Cell cell : stored.rawCells()) {
-            latest = Math.max(latest, cell.getTimestamp());
-        }
-        for (TableRole index : mapping.indexTables()) {
-            Optional<Row> row = DualWriteIndex.indexRowOf(mapping, index, stored, mapping.familyOf(table));
-            if (row.isPresent()) {
-                writer(index).deleteNow(new Delete(row.get().key())
-                        .addColumns(EventMapping.INDEX_FAMILY, EventMapping.DATA_ROW_KEY, latest));
-            }
-        }
-        Delete delete = new Delete(key);
-        for (org.apache.hadoop.hbase.Cell cell : stored.rawCells()) {
-            delete.addColumns(CellUtil.cloneFamily(cell),
-                    CellUtil.cloneQualifier(cell), cell.getTimestamp());
-        }
-        data.deleteNow(delete);
-        return true;
     }
 
     private TableWriter writer(TableRole table) {
@@ -167,6 +170,11 @@ public final class HBaseRowSink implements RowSink {
     /** Sends the buffered rows of every table, then applies the counters (see {@link IdempotentCounters}). */
     @Override
     public void flush() throws IOException {
+        applyChanges();
+        flushTables();
+    }
+
+    private void flushTables() throws IOException {
         long start = System.nanoTime();
         boolean flushed = false;
         try {
@@ -190,14 +198,23 @@ public final class HBaseRowSink implements RowSink {
     @Override
     public void close() throws IOException {
         metrics.registry().remove(unflushedBytesGauge);
-        writers.values().forEach(TableWriter::stopSending);
         IOException first = null;
+        try {
+            applyChanges();
+        } catch (IOException e) {
+            first = e;
+        }
+        writers.values().forEach(TableWriter::stopSending);
         try {
             if (!counters.isEmpty()) {
                 counters.apply().forEach(metrics::counterUpdates);
             }
         } catch (IOException e) {
-            first = e;
+            if (first == null) {
+                first = e;
+            } else {
+                first.addSuppressed(e);
+            }
         }
         for (TableWriter writer : writers.values()) {
             try {

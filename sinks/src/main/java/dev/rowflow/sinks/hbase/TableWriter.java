@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -134,14 +135,17 @@ final class TableWriter {
         }
     }
 
-    /** The row as stored now (the latest version of each cell), empty if there is none. */
-    Result read(byte[] key) throws IOException {
-        return table().get(new Get(key));
+    /** The rows as stored now (the latest version of each cell), in the order of {@code gets}; empty where there is none. */
+    Result[] read(List<Get> gets) throws IOException {
+        return table().get(gets);
     }
 
-    /** Sends {@code delete} on its own, outside the mutator's batches; returns once it is applied. */
-    void deleteNow(Delete delete) throws IOException {
-        table().delete(delete);
+    /**
+     * Sends {@code deletes} as one batch of their own, outside the mutator's; returns once each is
+     * applied. Empties the list.
+     */
+    void deleteNow(List<Delete> deletes) throws IOException {
+        table().delete(deletes);
     }
 
     private Table table() throws IOException {

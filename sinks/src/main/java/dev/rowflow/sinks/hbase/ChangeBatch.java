@@ -1,0 +1,220 @@
+package dev.rowflow.sinks.hbase;
+
+import dev.rowflow.keying.Cell;
+import dev.rowflow.keying.Row;
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.sinks.RowSink;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The replaces and deletes of an {@link HBaseRowSink} not applied yet, applied together so that
+ * one multi-get reads the stored rows of all their keys instead of one Get per change.
+ *
+ * <p>Applying a batch has the effect of applying its changes one by one, in the order they came:
+ * <ol>
+ *   <li>if a key may have been written since the last flush, the sink flushes first, so the read
+ *       sees that row (see {@link TableWriter#mayBePending});</li>
+ *   <li>one read of every key's stored row, per data table;</li>
+ *   <li>per key, only its last change counts: the images before it in the batch were never written,
+ *       so nothing of them needs deleting. What the stored row has that the last change does not
+ *       rewrite is deleted: its index rows (keys rebuilt from the stored row, as
+ *       {@link DualWriteIndex} does), then its cells, each Delete at the stored cell's timestamp.
+ *       A cell or index row the new image rewrites at the same or a later timestamp needs no
+ *       Delete; one it would write at an earlier timestamp (a replayed change) does, or the stored
+ *       newer cell would hide it;</li>
+ *   <li>the index deletes of the batch are sent, then its data deletes -- synchronously, outside
+ *       the mutators' batches, so a later Put of the row never shares a sequence id with them --
+ *       and only then the new images are given to the mutators (data row first).</li>
+ * </ol>
+ * A batch cut short by a failure is dropped: its records were not committed and are processed
+ * again, and each step is one that doing again completes.
+ */
+final class ChangeBatch {
+    /** Changes applied with one read; a commit or a plain write applies fewer. */
+    static final int MAX_CHANGES = 1_000;
+
+    /** A replace ({@code rows} the new image, the data row first) or a delete ({@code rows} null). */
+    private record Change(TableRole table, byte[] key, List<Row> rows, EventMapping mapping,
+                          RowSink.DeleteOutcome outcome) {
+    }
+
+    /** The changes of one key in the batch, and its row as stored before them. */
+    private static final class KeyChanges {
+        final byte[] key;
+        final List<Change> changes = new ArrayList<>(1);
+        Result stored;
+
+        KeyChanges(byte[] key) {
+            this.key = key;
+        }
+    }
+
+    private final List<Change> changes = new ArrayList<>();
+
+    void replace(TableRole table, List<Row> rows, EventMapping mapping) {
+        changes.add(new Change(table, rows.get(0).key(), rows, mapping, null));
+    }
+
+    void delete(TableRole table, byte[] key, EventMapping mapping, RowSink.DeleteOutcome outcome) {
+        changes.add(new Change(table, key, null, mapping, outcome));
+    }
+
+    boolean isEmpty() {
+        return changes.isEmpty();
+    }
+
+    boolean isFull() {
+        return changes.size() >= MAX_CHANGES;
+    }
+
+    /** What applying needs of the sink. */
+    interface Sink {
+        TableWriter writer(TableRole table);
+
+        /** Flushes every table, making every row written so far durable. */
+        void flush() throws IOException;
+    }
+
+    /**
+     * Applies the batch (see the class comment) and empties it, also when it fails.
+     *
+     * @return the estimated heap size of the rows given to the mutators
+     */
+    long apply(Sink sink) throws IOException {
+        if (changes.isEmpty()) {
+            return 0;
+        }
+        try {
+            Map<TableRole, Map<ByteBuffer, KeyChanges>> byTable = new TreeMap<>();
+            boolean flush = false;
+            for (Change change : changes) {
+                byTable.computeIfAbsent(change.table(), t -> new LinkedHashMap<>())
+                        .computeIfAbsent(ByteBuffer.wrap(change.key()), k -> new KeyChanges(change.key()))
+                        .changes.add(change);
+                flush |= sink.writer(change.table()).mayBePending(change.key());
+            }
+            if (flush) {
+                sink.flush();
+                byTable.keySet().forEach(table -> sink.writer(table).trackPendingKeys());
+            }
+            Map<TableRole, List<Delete>> indexDeletes = new TreeMap<>();
+            Map<TableRole, List<Delete>> dataDeletes = new TreeMap<>();
+            for (Map.Entry<TableRole, Map<ByteBuffer, KeyChanges>> table : byTable.entrySet()) {
+                List<KeyChanges> keys = new ArrayList<>(table.getValue().values());
+                List<Get> gets = new ArrayList<>(keys.size());
+                keys.forEach(key -> gets.add(new Get(key.key)));
+                Result[] stored = sink.writer(table.getKey()).read(gets);
+                for (int i = 0; i < keys.size(); i++) {
+                    KeyChanges key = keys.get(i);
+                    key.stored = stored[i];
+                    reportOutcomes(key);
+                    deletesOf(table.getKey(), key, indexDeletes, dataDeletes);
+                }
+            }
+            for (Map.Entry<TableRole, List<Delete>> deletes : indexDeletes.entrySet()) {
+                sink.writer(deletes.getKey()).deleteNow(deletes.getValue());
+            }
+            for (Map.Entry<TableRole, List<Delete>> deletes : dataDeletes.entrySet()) {
+                sink.writer(deletes.getKey()).deleteNow(deletes.getValue());
+            }
+            long bytes = 0;
+            for (Map<ByteBuffer, KeyChanges> keys : byTable.values()) {
+                for (KeyChanges key : keys.values()) {
+                    List<Row> image = last(key).rows();
+                    if (image != null) {
+                        for (Row row : image) {
+                            bytes += sink.writer(row.table()).write(row);
+                        }
+                    }
+                }
+            }
+            return bytes;
+        } finally {
+            changes.clear();
+        }
+    }
+
+    /** Tells each delete of the key whether a row was there: stored, or the image of the change before it. */
+    private static void reportOutcomes(KeyChanges key) {
+        boolean present = !key.stored.isEmpty();
+        for (Change change : key.changes) {
+            if (change.rows() == null) {
+                change.outcome().applied(present);
+            }
+            present = change.rows() != null;
+        }
+    }
+
+    private static Change last(KeyChanges key) {
+        return key.changes.get(key.changes.size() - 1);
+    }
+
+    /** Adds the Deletes of what the stored row has and the key's last change does not rewrite. */
+    private static void deletesOf(TableRole table, KeyChanges key, Map<TableRole, List<Delete>> indexDeletes,
+                                  Map<TableRole, List<Delete>> dataDeletes) {
+        if (key.stored.isEmpty()) {
+            return;
+        }
+        List<Row> image = last(key).rows();
+        // The stored row's index rows are those of the mapping that wrote it, as far as the batch knows: the first.
+        EventMapping mapping = key.changes.get(0).mapping();
+        long latest = 0;
+        for (org.apache.hadoop.hbase.Cell cell : key.stored.rawCells()) {
+            latest = Math.max(latest, cell.getTimestamp());
+        }
+        for (TableRole index : mapping.indexTables()) {
+            Optional<Row> row = DualWriteIndex.indexRowOf(mapping, index, key.stored, mapping.familyOf(table));
+            if (row.isPresent() && !rewrites(image, index, row.get().key(), latest)) {
+                indexDeletes.computeIfAbsent(index, t -> new ArrayList<>()).add(new Delete(row.get().key())
+                        .addColumns(EventMapping.INDEX_FAMILY, EventMapping.DATA_ROW_KEY, latest));
+            }
+        }
+        Row data = image == null ? null : image.get(0);
+        Delete delete = new Delete(key.key);
+        for (org.apache.hadoop.hbase.Cell cell : key.stored.rawCells()) {
+            if (data == null || data.timestamp() < cell.getTimestamp() || !hasCell(data, cell)) {
+                delete.addColumns(CellUtil.cloneFamily(cell), CellUtil.cloneQualifier(cell), cell.getTimestamp());
+            }
+        }
+        if (!delete.isEmpty()) {
+            dataDeletes.computeIfAbsent(table, t -> new ArrayList<>()).add(delete);
+        }
+    }
+
+    /** Whether {@code image} writes row {@code key} of {@code table} at {@code timestamp} or later. */
+    private static boolean rewrites(List<Row> image, TableRole table, byte[] key, long timestamp) {
+        if (image == null) {
+            return false;
+        }
+        for (Row row : image) {
+            if (row.table().equals(table) && row.timestamp() >= timestamp && Arrays.equals(row.key(), key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasCell(Row row, org.apache.hadoop.hbase.Cell stored) {
+        for (Cell cell : row.cells()) {
+            if (CellUtil.matchingColumn(stored, cell.family(), cell.qualifier())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
