@@ -230,6 +230,15 @@ public final class EventMapping {
         return indexes.stream().map(index -> index.table).toList();
     }
 
+    /**
+     * The names of the indexes whose key holds the event time: their row of a stored data row is
+     * found only with the time it was written at, its cell timestamp ({@link #indexRowOf}).
+     */
+    public List<String> indexesKeyedByTime() {
+        return indexes.stream().filter(index -> java.util.Arrays.asList(index.plan.paths).contains(null))
+                .map(index -> index.name).toList();
+    }
+
     // ---------------------------------------------------------------- per record
 
     /**

@@ -93,6 +93,10 @@ public final class InputConfig extends AbstractConfig {
     public static final String ENVELOPE = "envelope";
     public static final String ENVELOPE_NONE = "none";
     /** What a tombstone (a record with a null value) does. */
+    /** Whether change events carry the whole row before each update and delete. */
+    public static final String BEFORE_IMAGE = "before.image";
+    public static final String BEFORE_IMAGE_FULL = "full";
+    public static final String BEFORE_IMAGE_PARTIAL = "partial";
     public static final String TOMBSTONES = "tombstones";
     public static final String TOMBSTONES_IGNORE = "ignore";
     public static final String TOMBSTONES_DELETE = "delete";
@@ -257,6 +261,15 @@ public final class InputConfig extends AbstractConfig {
                                 + "reads and updates make the data row that image (a null column has no cell) and move "
                                 + "its index rows, deletes delete it (docs/cdc.md). Tombstones are then ignored unless "
                                 + "tombstones says otherwise. Inputs on one topic must agree.")
+                .define(BEFORE_IMAGE, Type.STRING, BEFORE_IMAGE_PARTIAL, ConfigDef.ValidString.in(BEFORE_IMAGE_PARTIAL,
+                                BEFORE_IMAGE_FULL), Importance.MEDIUM, "With envelope=debezium, what the before "
+                                + "image of an update or delete holds. partial: what the database logs by default "
+                                + "(PostgreSQL: nothing for an update, the key columns for a delete); each change "
+                                + "reads its stored row to find the cells and index rows to remove. full: every "
+                                + "column's old value (PostgreSQL REPLICA IDENTITY FULL, MySQL binlog_row_image=FULL, "
+                                + "its default); the before image stands for the stored row and nothing is read, a "
+                                + "create writes without reading. An index whose key holds the time is refused with "
+                                + "full: its row is found only with the time it was written at (docs/cdc.md).")
                 .define(TOMBSTONES, Type.STRING, MISSING_DEAD_LETTER,
                         ConfigDef.ValidString.in(MISSING_DEAD_LETTER, TOMBSTONES_IGNORE, TOMBSTONES_DELETE),
                         Importance.MEDIUM, "What a tombstone (a record whose value is null) does: dead-letter (set "
@@ -329,6 +342,11 @@ public final class InputConfig extends AbstractConfig {
     /** Whether each record is a change event ({@code envelope=debezium}). */
     public boolean changeEvents() {
         return getString(ENVELOPE).equals(DebeziumEnvelope.NAME);
+    }
+
+    /** Whether change events carry every column's old value ({@code before.image=full}). */
+    public boolean fullBeforeImages() {
+        return getString(BEFORE_IMAGE).equals(BEFORE_IMAGE_FULL);
     }
 
     /** The condition of {@code delete.when}, or empty: no record deletes. */

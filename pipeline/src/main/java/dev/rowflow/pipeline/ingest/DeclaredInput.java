@@ -89,7 +89,8 @@ public final class DeclaredInput implements Ingest {
         }
         Expression where = condition(input, InputConfig.WHERE, input.where(), format);
         Deletes deletes = Deletes.of(Deletes.Tombstones.of(input.tombstones()),
-                condition(input, InputConfig.DELETE_WHEN, input.deleteWhen(), format), input.changeEvents());
+                condition(input, InputConfig.DELETE_WHEN, input.deleteWhen(), format), input.changeEvents(),
+                fullBeforeImages(input, mapping));
         if (deletes.any() && spec.timeBucketMillis() > 0) {
             String key = deletes.changes() ? InputConfig.ENVELOPE
                     : deletes.when() != null ? InputConfig.DELETE_WHEN : InputConfig.TOMBSTONES;
@@ -109,6 +110,33 @@ public final class DeclaredInput implements Ingest {
                             throw new IllegalArgumentException("part '" + part.spec() + "' of layout '"
                                     + layout.spec() + "': " + why);
                         })), where, input.unroutedToDeadLetter(), deletes);
+    }
+
+    /**
+     * Whether the input's change events carry whole before images ({@code before.image=full}),
+     * which then stand for the stored row.
+     *
+     * @throws ConfigException naming {@code before.image} if the records are no change events, or
+     *                         an index's key holds the time (its row is found only with the time
+     *                         it was written at, which no image has)
+     */
+    private static boolean fullBeforeImages(InputConfig input, EventMapping mapping) {
+        if (!input.fullBeforeImages()) {
+            return false;
+        }
+        String key = input.key(InputConfig.BEFORE_IMAGE);
+        if (!input.changeEvents()) {
+            throw new ConfigException(key, InputConfig.BEFORE_IMAGE_FULL, "only change events have before images: "
+                    + "set " + input.key(InputConfig.ENVELOPE) + "=debezium, or leave " + key + " out");
+        }
+        List<String> timed = mapping.indexesKeyedByTime();
+        if (!timed.isEmpty()) {
+            throw new ConfigException(key, InputConfig.BEFORE_IMAGE_FULL, "the key of index " + timed.get(0)
+                    + " holds the time, so its row is found only with the time the row was written at, which a "
+                    + "before image does not have: set " + key + "=partial (each change reads its row), or drop "
+                    + "the time from " + input.key("index." + timed.get(0) + "." + InputConfig.KEY));
+        }
+        return true;
     }
 
     /**

@@ -17,9 +17,11 @@ import java.util.concurrent.atomic.LongAdder;
  * @param when       the records with a value that delete instead of writing, or null for none
  * @param changes    whether the records are change events, whose deletes delete and whose other
  *                   operations replace the row with its new image
+ * @param fullBefore whether change events carry every column's old value, so that the before
+ *                   image of an update or delete stands for the stored row, which is then not read
  */
-public record Deletes(Tombstones tombstones, Expression when, boolean changes, LongAdder deleted, LongAdder absent,
-                      LongAdder ignored) {
+public record Deletes(Tombstones tombstones, Expression when, boolean changes, boolean fullBefore, LongAdder deleted,
+                      LongAdder absent, LongAdder ignored) {
 
     /** What a tombstone does. */
     public enum Tombstones {
@@ -38,11 +40,11 @@ public record Deletes(Tombstones tombstones, Expression when, boolean changes, L
 
     /** Tombstones set aside, no record deletes. */
     public static Deletes none() {
-        return of(Tombstones.DEAD_LETTER, null, false);
+        return of(Tombstones.DEAD_LETTER, null, false, false);
     }
 
-    public static Deletes of(Tombstones tombstones, Expression when, boolean changes) {
-        return new Deletes(tombstones, when, changes, new LongAdder(), new LongAdder(), new LongAdder());
+    public static Deletes of(Tombstones tombstones, Expression when, boolean changes, boolean fullBefore) {
+        return new Deletes(tombstones, when, changes, fullBefore, new LongAdder(), new LongAdder(), new LongAdder());
     }
 
     /** Whether any record may delete a row (or cells of one). */

@@ -59,19 +59,20 @@ abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
      * rows; see {@link RowSink#replace}), all checked first, so a row the store would refuse sends
      * the record to the dead-letter topic before anything is deleted.
      */
-    final void replace(TableRole table, List<Row> rows, EventMapping mapping) {
+    final void replace(TableRole table, List<Row> rows, EventMapping mapping, RowSink.Prior prior) {
         rows.forEach(sink::check);
         try {
-            sink.replace(table, rows, mapping);
+            sink.replace(table, rows, mapping, prior);
         } catch (IOException e) {
             throw new UncheckedIOException("HBase write failed: " + e.getMessage(), e);
         }
     }
 
     /** Deletes a data row and its index rows (see {@link RowSink#delete}). */
-    final void delete(TableRole table, byte[] key, EventMapping mapping, RowSink.DeleteOutcome outcome) {
+    final void delete(TableRole table, byte[] key, EventMapping mapping, RowSink.Prior prior,
+                      RowSink.DeleteOutcome outcome) {
         try {
-            sink.delete(table, key, mapping, outcome);
+            sink.delete(table, key, mapping, prior, outcome);
         } catch (IOException e) {
             throw new UncheckedIOException("HBase delete failed: " + e.getMessage(), e);
         }

@@ -164,6 +164,29 @@ class InputConfigTest {
     }
 
     @Test
+    void shouldTakeFullBeforeImagesOnlyOfChangeEventsAndIndexesWhoseRowsTheyFind() {
+        Map<String, String> full = app("input.app.envelope", "debezium", "input.app.before.image", "full",
+                "input.app.index.host.key", "host.name:text, message:text");
+        try (PipelinePlan plan = plan(full)) {
+            assertThat(plan.declaredInput("app").orElseThrow().deletes()).isTrue();
+        }
+        assertThat(new RowflowConfig(full).inputs().get(0).fullBeforeImages()).isTrue();
+        assertThat(new RowflowConfig(app("input.app.envelope", "debezium")).inputs().get(0).fullBeforeImages())
+                .isFalse();
+
+        refused(app("input.app.before.image", "full"), "Invalid value full for configuration input.app.before.image: "
+                + "only change events have before images: set input.app.envelope=debezium, or leave "
+                + "input.app.before.image out");
+        refused(app("input.app.envelope", "debezium", "input.app.before.image", "full"), "Invalid value full for "
+                + "configuration input.app.before.image: the key of index host holds the time, so its row is found "
+                + "only with the time the row was written at, which a before image does not have: set "
+                + "input.app.before.image=partial (each change reads its row), or drop the time from "
+                + "input.app.index.host.key");
+        refused(app("input.app.envelope", "debezium", "input.app.before.image", "all"), "Invalid value all for "
+                + "configuration input.app.before.image: String must be one of: partial, full");
+    }
+
+    @Test
     void shouldStopStartUpNamingTheRegistryKeyOfEachMistakeWithoutPrintingSecrets() throws Exception {
         Path schema = Files.createTempFile("event", ".avsc");
         Files.writeString(schema, "{\"type\":\"record\",\"name\":\"Event\",\"fields\":[{\"name\":\"host\",\"type\":\"string\"},"

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -333,12 +335,20 @@ class ShipperRecipesIT {
      * with schemas: decimals as base64 bytes, pgoutput's empty before of an update) and a MySQL
      * connector (without schemas, decimal.handling.mode=string, full before images) write it, in
      * turn: a snapshot, then creates, updates (a status, a move to another customer, a note set to
-     * null), deletes with their tombstones and re-inserts, many sharing a millisecond. Every row and
-     * index row must be the model database's at the end, its cells at the time of its last change.
+     * null), deletes with their tombstones and re-inserts, many sharing a millisecond; then the last
+     * 150 changes again, as a connector restarted from an older offset sends them. Every row and
+     * index row must be the model database's after each run, its cells at the time of its last
+     * change -- with the stored row read before each change (before.image=partial) and with the
+     * before images standing for it where they are whole (full).
      */
-    @Test
-    void shouldKeepEachOrderAsTheDatabaseHasItFromPostgresAndMysqlChangeEvents() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"partial", "full"})
+    void shouldKeepEachOrderAsTheDatabaseHasItFromPostgresAndMysqlChangeEvents(String beforeImage) throws Exception {
         Map<String, String> props = props(new Shipper("debezium", null, null, null, null, null, null, Map.of()));
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "recipe-debezium-" + beforeImage);
+        props.put("input.orders.topic", "shop.public.orders_" + beforeImage);
+        props.put("input.orders.table", "orders_" + beforeImage);
+        props.put("input.orders.before.image", beforeImage);
         RowflowConfig config = new RowflowConfig(props);
         InputConfig input = config.inputs().get(0);
         try (Admin admin = Admin.create(config.kafkaProperties())) {
@@ -388,9 +398,27 @@ class ShipperRecipesIT {
         }
 
         runUntilCommitted(config, input.topic());
+        assertOrdersAre(database, "orders_" + beforeImage);
 
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), input.topic())) {
+            for (String[] event : events.subList(events.size() - 150, events.size())) {
+                producer.send(event[0], null, event[1] == null ? null : utf8(event[1]));
+            }
+            producer.flush();
+        }
+        runUntilCommitted(config, input.topic());
+        assertOrdersAre(database, "orders_" + beforeImage);
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                input.deadLetterTopic(), 1);
+        assertThat(dead).singleElement().satisfies(record -> assertThat(TopicReader.header(record,
+                "__streams.errors.message")).startsWith("invalid after.total '%%%': is not a valid "
+                + "org.apache.kafka.connect.data.Decimal value"));
+    }
+
+    /** Every order of the model database in table {@code table}, and nothing else; its index rows likewise. */
+    private static void assertOrdersAre(Map<Long, Object[]> database, String table) throws Exception {
         RowKeyLayout dataKey = RowKeyLayout.parse("id:long", null);
-        Map<ByteBuffer, Result> rows = scan("orders");
+        Map<ByteBuffer, Result> rows = scan(table);
         assertThat(rows).hasSize(database.size());
         database.forEach((id, row) -> {
             Result stored = rows.get(ByteBuffer.wrap(dataKey.encode(id)));
@@ -402,13 +430,8 @@ class ShipperRecipesIT {
             assertThat(stored.rawCells()).allSatisfy(cell -> assertThat(cell.getTimestamp()).isEqualTo(row[4]));
         });
         RowKeyLayout customerKey = RowKeyLayout.parse("customer_id:long, id:long", null);
-        assertThat(scan("orders_customer").keySet()).containsExactlyInAnyOrderElementsOf(database.entrySet().stream()
+        assertThat(scan(table + "_customer").keySet()).containsExactlyInAnyOrderElementsOf(database.entrySet().stream()
                 .map(e -> ByteBuffer.wrap(customerKey.encode(e.getValue()[0], e.getKey()))).toList());
-        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
-                input.deadLetterTopic(), 1);
-        assertThat(dead).singleElement().satisfies(record -> assertThat(TopicReader.header(record,
-                "__streams.errors.message")).startsWith("invalid after.total '%%%': is not a valid "
-                + "org.apache.kafka.connect.data.Decimal value"));
     }
 
     private static String orderKey(long id) {

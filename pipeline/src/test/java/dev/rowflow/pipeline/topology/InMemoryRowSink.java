@@ -50,13 +50,14 @@ final class InMemoryRowSink implements RowSink {
      * ({@code i:r}), as HBase would after {@code RowSink#delete}; applied at once.
      */
     @Override
-    public void replace(TableRole table, List<Row> rows, EventMapping mapping) throws IOException {
-        delete(table, rows.get(0).key(), mapping, found -> { });
+    public void replace(TableRole table, List<Row> rows, EventMapping mapping, Prior prior) throws IOException {
+        delete(table, rows.get(0).key(), mapping, prior, found -> { });
         rows.forEach(this::write);
     }
 
     @Override
-    public void delete(TableRole table, byte[] key, EventMapping mapping, DeleteOutcome outcome) throws IOException {
+    public void delete(TableRole table, byte[] key, EventMapping mapping, Prior prior, DeleteOutcome outcome)
+            throws IOException {
         flush();
         boolean found = flushed.removeIf(row -> row.table().equals(table) && Arrays.equals(row.key(), key));
         if (found) {

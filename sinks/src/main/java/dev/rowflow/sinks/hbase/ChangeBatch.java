@@ -5,7 +5,10 @@ import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.sinks.RowSink;
+import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
@@ -27,16 +30,19 @@ import java.util.function.Function;
  *
  * <p>Applying a batch has the effect of applying its changes one by one, in the order they came:
  * <ol>
- *   <li>if a key may have been written since the last flush, the sink flushes first, so the read
- *       sees that row (see {@link TableWriter#mayBePending});</li>
- *   <li>one read of every key's stored row, per data table;</li>
+ *   <li>a key's row before the batch is what its first change's {@link RowSink.Prior} says, or
+ *       else the stored row. If a key to be read may have been written since the last flush, the
+ *       sink flushes first, so the read sees that row (see {@link TableWriter#mayBePending});</li>
+ *   <li>one read of the stored rows of every such key, per data table;</li>
  *   <li>per key, only its last change counts: the images before it in the batch were never written,
  *       so nothing of them needs deleting. What the stored row has that the last change does not
  *       rewrite is deleted: its index rows (keys rebuilt from the stored row, as
  *       {@link DualWriteIndex} does), then its cells, each Delete at the stored cell's timestamp.
  *       A cell or index row the new image rewrites at the same or a later timestamp needs no
  *       Delete; one it would write at an earlier timestamp (a replayed change) does, or the stored
- *       newer cell would hide it;</li>
+ *       newer cell would hide it. A row the source gave was not read, so the timestamps of its
+ *       cells are unknown: its cells are deleted at {@link #EVERY_EARLIER_WRITE}, and its index
+ *       rows but those the new image rewrites (their one cell holds the same data key);</li>
  *   <li>the index deletes of the batch are sent, then its data deletes -- synchronously, outside
  *       the mutators' batches, so a later Put of the row never shares a sequence id with them --
  *       and only then the new images are given to the mutators (data row first).</li>
@@ -48,30 +54,48 @@ final class ChangeBatch {
     /** Changes applied with one read; a commit or a plain write applies fewer. */
     static final int MAX_CHANGES = 1_000;
 
+    /**
+     * The timestamp of a Delete of cells whose timestamps were not read. rowflow's HBase tables
+     * keep new version behaviour (see {@link TableAdmin}): a Delete masks only cells written
+     * before it, so one at the highest timestamp masks each of them whatever its event time, and
+     * none written after it. Bigtable has no markers: such a Delete removes every cell there is.
+     */
+    static final long EVERY_EARLIER_WRITE = HConstants.LATEST_TIMESTAMP - 1;
+
     /** A replace ({@code rows} the new image, the data row first) or a delete ({@code rows} null). */
-    private record Change(TableRole table, byte[] key, List<Row> rows, EventMapping mapping,
+    private record Change(TableRole table, byte[] key, List<Row> rows, EventMapping mapping, RowSink.Prior prior,
                           RowSink.DeleteOutcome outcome) {
     }
 
-    /** The changes of one key in the batch, and its row as stored before them. */
+    /** The changes of one key in the batch, and its row before them. */
     private static final class KeyChanges {
         final byte[] key;
         final List<Change> changes = new ArrayList<>(1);
-        Result stored;
+        /** The row before the batch, empty if none. */
+        Result before;
+        /** Whether {@link #before} is the source's image, not read: its cell timestamps are unknown. */
+        boolean given;
 
         KeyChanges(byte[] key) {
             this.key = key;
         }
+
+        RowSink.Prior prior() {
+            return changes.get(0).prior();
+        }
     }
+
+    private static final Result EMPTY = Result.create(List.of());
 
     private final List<Change> changes = new ArrayList<>();
 
-    void replace(TableRole table, List<Row> rows, EventMapping mapping) {
-        changes.add(new Change(table, rows.get(0).key(), rows, mapping, null));
+    void replace(TableRole table, List<Row> rows, EventMapping mapping, RowSink.Prior prior) {
+        changes.add(new Change(table, rows.get(0).key(), rows, mapping, prior, null));
     }
 
-    void delete(TableRole table, byte[] key, EventMapping mapping, RowSink.DeleteOutcome outcome) {
-        changes.add(new Change(table, key, null, mapping, outcome));
+    void delete(TableRole table, byte[] key, EventMapping mapping, RowSink.Prior prior,
+                RowSink.DeleteOutcome outcome) {
+        changes.add(new Change(table, key, null, mapping, prior, outcome));
     }
 
     boolean isEmpty() {
@@ -101,12 +125,16 @@ final class ChangeBatch {
         }
         try {
             Map<TableRole, Map<ByteBuffer, KeyChanges>> byTable = new TreeMap<>();
-            boolean flush = false;
             for (Change change : changes) {
                 byTable.computeIfAbsent(change.table(), t -> new LinkedHashMap<>())
                         .computeIfAbsent(ByteBuffer.wrap(change.key()), k -> new KeyChanges(change.key()))
                         .changes.add(change);
-                flush |= sink.writer(change.table()).mayBePending(change.key());
+            }
+            boolean flush = false;
+            for (Map.Entry<TableRole, Map<ByteBuffer, KeyChanges>> table : byTable.entrySet()) {
+                for (KeyChanges key : table.getValue().values()) {
+                    flush |= key.prior().stored() && sink.writer(table.getKey()).mayBePending(key.key);
+                }
             }
             if (flush) {
                 sink.flush();
@@ -115,13 +143,25 @@ final class ChangeBatch {
             Map<TableRole, List<Delete>> indexDeletes = new TreeMap<>();
             Map<TableRole, List<Delete>> dataDeletes = new TreeMap<>();
             for (Map.Entry<TableRole, Map<ByteBuffer, KeyChanges>> table : byTable.entrySet()) {
-                List<KeyChanges> keys = new ArrayList<>(table.getValue().values());
-                List<Get> gets = new ArrayList<>(keys.size());
-                keys.forEach(key -> gets.add(new Get(key.key)));
-                Result[] stored = sink.writer(table.getKey()).read(gets);
-                for (int i = 0; i < keys.size(); i++) {
-                    KeyChanges key = keys.get(i);
-                    key.stored = stored[i];
+                List<KeyChanges> read = new ArrayList<>();
+                for (KeyChanges key : table.getValue().values()) {
+                    RowSink.Prior prior = key.prior();
+                    if (prior.stored()) {
+                        read.add(key);
+                    } else {
+                        key.before = prior.row() == null ? EMPTY : resultOf(prior.row());
+                        key.given = true;
+                    }
+                }
+                if (!read.isEmpty()) {
+                    List<Get> gets = new ArrayList<>(read.size());
+                    read.forEach(key -> gets.add(new Get(key.key)));
+                    Result[] stored = sink.writer(table.getKey()).read(gets);
+                    for (int i = 0; i < read.size(); i++) {
+                        read.get(i).before = stored[i];
+                    }
+                }
+                for (KeyChanges key : table.getValue().values()) {
                     reportOutcomes(key);
                     deletesOf(table.getKey(), key, indexDeletes, dataDeletes);
                 }
@@ -151,7 +191,7 @@ final class ChangeBatch {
 
     /** Tells each delete of the key whether a row was there: stored, or the image of the change before it. */
     private static void reportOutcomes(KeyChanges key) {
-        boolean present = !key.stored.isEmpty();
+        boolean present = !key.before.isEmpty();
         for (Change change : key.changes) {
             if (change.rows() == null) {
                 change.outcome().applied(present);
@@ -164,36 +204,53 @@ final class ChangeBatch {
         return key.changes.get(key.changes.size() - 1);
     }
 
-    /** Adds the Deletes of what the stored row has and the key's last change does not rewrite. */
+    /** Adds the Deletes of what the row before the batch has and the key's last change does not rewrite. */
     private static void deletesOf(TableRole table, KeyChanges key, Map<TableRole, List<Delete>> indexDeletes,
                                   Map<TableRole, List<Delete>> dataDeletes) {
-        if (key.stored.isEmpty()) {
+        if (key.before.isEmpty()) {
             return;
         }
         List<Row> image = last(key).rows();
-        // The stored row's index rows are those of the mapping that wrote it, as far as the batch knows: the first.
+        // The row's index rows are those of the mapping that wrote it, as far as the batch knows: the first.
         EventMapping mapping = key.changes.get(0).mapping();
         long latest = 0;
-        for (org.apache.hadoop.hbase.Cell cell : key.stored.rawCells()) {
+        for (org.apache.hadoop.hbase.Cell cell : key.before.rawCells()) {
             latest = Math.max(latest, cell.getTimestamp());
         }
+        long rewrittenFrom = key.given ? Long.MIN_VALUE : latest;
         for (TableRole index : mapping.indexTables()) {
-            Optional<Row> row = DualWriteIndex.indexRowOf(mapping, index, key.stored, mapping.familyOf(table));
-            if (row.isPresent() && !rewrites(image, index, row.get().key(), latest)) {
+            Optional<Row> row = DualWriteIndex.indexRowOf(mapping, index, key.before, mapping.familyOf(table));
+            if (row.isPresent() && !rewrites(image, index, row.get().key(), rewrittenFrom)) {
                 indexDeletes.computeIfAbsent(index, t -> new ArrayList<>()).add(new Delete(row.get().key())
-                        .addColumns(EventMapping.INDEX_FAMILY, EventMapping.DATA_ROW_KEY, latest));
+                        .addColumns(EventMapping.INDEX_FAMILY, EventMapping.DATA_ROW_KEY,
+                                key.given ? EVERY_EARLIER_WRITE : latest));
             }
         }
-        Row data = image == null ? null : image.get(0);
         Delete delete = new Delete(key.key);
-        for (org.apache.hadoop.hbase.Cell cell : key.stored.rawCells()) {
-            if (data == null || data.timestamp() < cell.getTimestamp() || !hasCell(data, cell)) {
-                delete.addColumns(CellUtil.cloneFamily(cell), CellUtil.cloneQualifier(cell), cell.getTimestamp());
+        if (key.given) {
+            // Its cells' timestamps unknown, a new cell might sort below a stored one: all go.
+            delete.addFamily(mapping.familyOf(table), EVERY_EARLIER_WRITE);
+        } else {
+            Row data = image == null ? null : image.get(0);
+            for (org.apache.hadoop.hbase.Cell cell : key.before.rawCells()) {
+                if (data == null || data.timestamp() < cell.getTimestamp() || !hasCell(data, cell)) {
+                    delete.addColumns(CellUtil.cloneFamily(cell), CellUtil.cloneQualifier(cell), cell.getTimestamp());
+                }
             }
         }
         if (!delete.isEmpty()) {
             dataDeletes.computeIfAbsent(table, t -> new ArrayList<>()).add(delete);
         }
+    }
+
+    /** The row {@code row} as a read would return it: its cells at its timestamp, in the store's order. */
+    private static Result resultOf(Row row) {
+        List<org.apache.hadoop.hbase.Cell> cells = new ArrayList<>(row.cells().size());
+        for (Cell cell : row.cells()) {
+            cells.add(new KeyValue(row.key(), cell.family(), cell.qualifier(), row.timestamp(), cell.value()));
+        }
+        cells.sort(CellComparator.getInstance());
+        return Result.create(cells);
     }
 
     /** Whether {@code image} writes row {@code key} of {@code table} at {@code timestamp} or later. */

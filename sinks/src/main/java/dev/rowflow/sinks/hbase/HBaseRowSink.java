@@ -117,8 +117,8 @@ public final class HBaseRowSink implements RowSink {
 
     /**
      * Held back with the other replaces and deletes until {@link ChangeBatch#MAX_CHANGES} of
-     * them, a plain write or a flush: then one read gets the stored rows of them all and each
-     * is applied as {@link ChangeBatch} says.
+     * them, a plain write or a flush: then one read gets the stored rows of them all (but those
+     * the source gave) and each is applied as {@link ChangeBatch} says.
      *
      * <p>Each Delete masks exactly the cells read, at their timestamps (the event times), not
      * everything up to now: a Delete at the current time would mask every later re-insert of an
@@ -128,17 +128,18 @@ public final class HBaseRowSink implements RowSink {
      * the first run did. Bigtable has no delete markers: a Delete removes the cells there are.
      */
     @Override
-    public void replace(TableRole table, List<Row> rows, EventMapping mapping) throws IOException {
+    public void replace(TableRole table, List<Row> rows, EventMapping mapping, Prior prior) throws IOException {
         throwIfFailed();
-        changes.replace(table, rows, mapping);
+        changes.replace(table, rows, mapping, prior);
         applyChangesIfFull();
     }
 
     /** Held back as a {@link #replace} is. */
     @Override
-    public void delete(TableRole table, byte[] key, EventMapping mapping, DeleteOutcome outcome) throws IOException {
+    public void delete(TableRole table, byte[] key, EventMapping mapping, Prior prior, DeleteOutcome outcome)
+            throws IOException {
         throwIfFailed();
-        changes.delete(table, key, mapping, outcome);
+        changes.delete(table, key, mapping, prior, outcome);
         applyChangesIfFull();
     }
 

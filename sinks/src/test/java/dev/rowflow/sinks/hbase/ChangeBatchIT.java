@@ -12,6 +12,7 @@ import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.mapping.MappingSpec;
 import dev.rowflow.keying.mapping.RecordTree;
 import dev.rowflow.keying.mapping.TimeFormat;
+import dev.rowflow.sinks.RowSink;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
@@ -67,10 +68,10 @@ class ChangeBatchIT {
     void shouldEndAsIfEachChangeWereAppliedAloneAndInOrder() throws Exception {
         Map<TableRole, TableDefinition> tables = tables("batch");
         try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 0))) {
-            sink.replace(DATA, image(1, 100, "a1", "X"), mapping);
-            sink.replace(DATA, image(2, 100, "b1", "Y"), mapping);
-            sink.replace(DATA, image(4, 200, "d1", "Z"), mapping);
-            sink.replace(DATA, image(5, 100, "e1", "W"), mapping);
+            sink.replace(DATA, image(1, 100, "a1", "X"), mapping, RowSink.Prior.STORED);
+            sink.replace(DATA, image(2, 100, "b1", "Y"), mapping, RowSink.Prior.STORED);
+            sink.replace(DATA, image(4, 200, "d1", "Z"), mapping, RowSink.Prior.STORED);
+            sink.replace(DATA, image(5, 100, "e1", "W"), mapping, RowSink.Prior.STORED);
             sink.flush();
         }
         List<String> outcomes = apply(tables);
@@ -83,28 +84,64 @@ class ChangeBatchIT {
         assertFinalState(tables);
     }
 
+    @Test
+    void shouldTakeTheSourcesBeforeImageForTheRowWithoutReadingIt() throws Exception {
+        Map<TableRole, TableDefinition> tables = tables("given");
+        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 0))) {
+            sink.replace(DATA, image(1, 100, "a1", "X"), mapping, RowSink.Prior.NONE);
+            sink.replace(DATA, image(2, 100, "b1", "Y"), mapping, RowSink.Prior.NONE);
+            sink.replace(DATA, image(3, 300, "c1", "Z"), mapping, RowSink.Prior.NONE);
+            sink.replace(DATA, image(5, 100, "e1", "W"), mapping, RowSink.Prior.NONE);
+            sink.flush();
+        }
+        List<String> outcomes = new ArrayList<>();
+        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 0))) {
+            sink.replace(DATA, image(1, 110, "a2", "X2"), mapping, before(1, 100, "a1", "X"));
+            sink.delete(DATA, key(2), mapping, before(2, 100, "b1", "Y"),
+                    found -> outcomes.add("2 " + (found ? "found" : "absent")));
+            // An image older than the stored cells (the database's clock went back): they go all the same.
+            sink.replace(DATA, image(3, 200, "c2", "Z"), mapping, before(3, 300, "c1", "Z"));
+            sink.replace(DATA, image(4, 100, "d1", "V"), mapping, RowSink.Prior.NONE);
+            // The before image stands for the row, unread: the index row only the store knows of stays.
+            sink.replace(DATA, image(5, 110, "e2", "W2"), mapping, before(5, 100, "e1", "Q"));
+            sink.flush();
+        }
+        assertThat(outcomes).containsExactly("2 found");
+        assertThat(dataRows(tables.get(DATA).name())).isEqualTo(Map.of(
+                dataKey(1), "name=a2@110 city=X2@110",
+                dataKey(3), "name=c2@200 city=Z@200",
+                dataKey(4), "name=d1@100 city=V@100",
+                dataKey(5), "name=e2@110 city=W2@110"));
+        assertThat(indexKeys(tables.get(BY_CITY).name())).containsExactly(
+                indexKey("V", 4), indexKey("W2", 5), indexKey("W", 5), indexKey("X2", 1), indexKey("Z", 3));
+    }
+
+    private RowSink.Prior before(long id, long time, String name, String city) {
+        return RowSink.Prior.of(image(id, time, name, city).get(0));
+    }
+
     /** The changes under test, in two batches: a plain write applies the first. */
     private List<String> apply(Map<TableRole, TableDefinition> tables) throws IOException {
         List<String> outcomes = new ArrayList<>();
         try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 0))) {
             // Two images of one key: only the last is written, and no index row of the first is left.
-            sink.replace(DATA, image(1, 110, "a2", "X2"), mapping);
-            sink.replace(DATA, image(1, 120, "a3", "X3"), mapping);
+            sink.replace(DATA, image(1, 110, "a2", "X2"), mapping, RowSink.Prior.STORED);
+            sink.replace(DATA, image(1, 120, "a3", "X3"), mapping, RowSink.Prior.STORED);
             // A delete and a re-insert in the same millisecond as the deleted cells.
-            sink.delete(DATA, key(2), mapping, found -> outcomes.add("2 " + (found ? "found" : "absent")));
-            sink.replace(DATA, image(2, 100, "b2", "Y"), mapping);
+            sink.delete(DATA, key(2), mapping, RowSink.Prior.STORED, found -> outcomes.add("2 " + (found ? "found" : "absent")));
+            sink.replace(DATA, image(2, 100, "b2", "Y"), mapping, RowSink.Prior.STORED);
             // A row that never was, deleted; then created and deleted within the batch.
-            sink.delete(DATA, key(3), mapping, found -> outcomes.add("3 " + (found ? "found" : "absent")));
-            sink.replace(DATA, image(3, 100, "c1", "V"), mapping);
-            sink.delete(DATA, key(3), mapping, found -> outcomes.add("3 " + (found ? "found" : "absent")));
+            sink.delete(DATA, key(3), mapping, RowSink.Prior.STORED, found -> outcomes.add("3 " + (found ? "found" : "absent")));
+            sink.replace(DATA, image(3, 100, "c1", "V"), mapping, RowSink.Prior.STORED);
+            sink.delete(DATA, key(3), mapping, RowSink.Prior.STORED, found -> outcomes.add("3 " + (found ? "found" : "absent")));
             // An image without a city, older than the stored one (a replay): the stored cells and index row go.
-            sink.replace(DATA, image(4, 150, "d2", null), mapping);
+            sink.replace(DATA, image(4, 150, "d2", null), mapping, RowSink.Prior.STORED);
             // A plain write (applying the held changes first), then a replace of its row by an older image:
             // the read before the replace must see the row just written.
             for (Row row : image(5, 130, "e2", "W")) {
                 sink.write(row);
             }
-            sink.replace(DATA, image(5, 120, "e3", "W3"), mapping);
+            sink.replace(DATA, image(5, 120, "e3", "W3"), mapping, RowSink.Prior.STORED);
             sink.flush();
         }
         return outcomes;
