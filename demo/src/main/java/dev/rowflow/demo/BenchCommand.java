@@ -75,8 +75,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "avro", paramLabel = "FORMAT",
             split = ",", description = "avro: (b) reads the events as single-object Avro; json: also (b') the same "
                     + "events as JSON, avro-registry: also (b'') in the Schema Registry wire format (a registry is "
-                    + "started), debezium: also (b''') as Debezium change events (creates), each through a "
-                    + "declared input that makes the same rows, in the same run; a list "
+                    + "started), debezium: also (b''') as Debezium change events (creates, before.image=full: "
+                    + "nothing read), debezium-partial: the same with before.image=partial (each batch of "
+                    + "changes reads its rows), each through a declared input that makes the same rows, in the "
+                    + "same run; a list "
                     + "runs several; with --external, json adds a rowflow writer reading the events as JSON "
                     + "(default: ${DEFAULT-VALUE}).")
     List<String> formats;
@@ -361,6 +363,13 @@ final class BenchCommand implements Callable<Integer> {
                     result.formatToAvro().get(format));
             out.printf("CPU per row, %s %.1f us (single-object Avro b %.1f us); machine busy %.0f%%%n", format,
                     phase.cpuMicrosPerRow(), result.rowflow().cpuMicrosPerRow(), phase.machineBusy() * 100);
+        });
+        Phase json = result.formats().get("json");
+        result.formats().forEach((format, phase) -> {
+            if (json != null && format.startsWith("debezium")) {
+                // Change events of the same rows against plain JSON: what the envelope and its deletes cost.
+                out.printf("| b'' / b' (%s / json) | %.2f |%n", format, phase.rowsPerSecond() / json.rowsPerSecond());
+            }
         });
         out.printf("%nCPU per row (this JVM: stack and client or pipeline): a %.1f us, b %.1f us; machine busy: a %.0f%%, "
                         + "b %.0f%%%n", result.raw().cpuMicrosPerRow(), result.rowflow().cpuMicrosPerRow(),

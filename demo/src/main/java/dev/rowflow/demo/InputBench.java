@@ -35,10 +35,11 @@ import java.util.function.Function;
  * same rows as the log pipeline (its key, index and columns of {@link LogMapping}), timed the same
  * way -- (b') as JSON objects, (b'') in the Schema Registry wire format, the LogEvent schema
  * registered in a registry (Apicurio) started for the phase, (b''') as Debezium change events
- * (creates, JsonConverter without schemas) whose after image is the JSON object.
+ * (creates, JsonConverter without schemas) whose after image is the JSON object, with full before
+ * images (a create writes without reading) or partial ones (each batch of changes reads its rows).
  */
 final class InputBench {
-    static final List<String> FORMATS = List.of("json", "avro-registry", "debezium");
+    static final List<String> FORMATS = List.of("json", "avro-registry", "debezium", "debezium-partial");
     private static final JsonFactory JSON = new JsonFactory();
 
     private InputBench() {
@@ -64,7 +65,7 @@ final class InputBench {
                         memoryDir, err);
             }
         }
-        if (format.equals("debezium")) {
+        if (format.startsWith("debezium")) {
             return endToEnd("benchcdc", format, benchProps, events, InputBench::change, memoryDir, err);
         }
         return endToEnd("benchjson", format, benchProps, events, InputBench::json, memoryDir, err);
@@ -80,9 +81,10 @@ final class InputBench {
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, group);
         declare(props, input, topic, format, table);
         String prefix = "input." + input + ".";
-        if (format.equals("debezium")) {
+        if (format.startsWith("debezium")) {
             props.put(prefix + "format", "json");
             props.put(prefix + "envelope", "debezium");
+            props.put(prefix + "before.image", format.equals("debezium") ? "full" : "partial");
         }
         RowflowConfig config = new RowflowConfig(props);
         BenchCommand.Phase phase;

@@ -239,6 +239,15 @@ public final class EventMapping {
                 .map(index -> index.name).toList();
     }
 
+    /**
+     * Whether the event time comes from the record's value alone (a field, never the Kafka
+     * record's timestamp, key or a change's source): then an earlier image of a row gives the
+     * time it was written at.
+     */
+    public boolean timeFromValue() {
+        return timePath.readsValueOnly() && !spec.recordTimeWhenMissing();
+    }
+
     // ---------------------------------------------------------------- per record
 
     /**

@@ -118,7 +118,7 @@ public final class DeclaredInput implements Ingest {
      *
      * @throws ConfigException naming {@code before.image} if the records are no change events, or
      *                         an index's key holds the time (its row is found only with the time
-     *                         it was written at, which no image has)
+     *                         it was written at) and the time is not a field of the row
      */
     private static boolean fullBeforeImages(InputConfig input, EventMapping mapping) {
         if (!input.fullBeforeImages()) {
@@ -130,11 +130,12 @@ public final class DeclaredInput implements Ingest {
                     + "set " + input.key(InputConfig.ENVELOPE) + "=debezium, or leave " + key + " out");
         }
         List<String> timed = mapping.indexesKeyedByTime();
-        if (!timed.isEmpty()) {
+        if (!timed.isEmpty() && !mapping.timeFromValue()) {
             throw new ConfigException(key, InputConfig.BEFORE_IMAGE_FULL, "the key of index " + timed.get(0)
-                    + " holds the time, so its row is found only with the time the row was written at, which a "
-                    + "before image does not have: set " + key + "=partial (each change reads its row), or drop "
-                    + "the time from " + input.key("index." + timed.get(0) + "." + InputConfig.KEY));
+                    + " holds the time, so its row is found only with the time the row was written at, and "
+                    + input.key(InputConfig.TIME) + " is not a column of the row that a before image would have: set "
+                    + key + "=partial (each change reads its row), take the time from a column, or drop it from "
+                    + input.key("index." + timed.get(0) + "." + InputConfig.KEY));
         }
         return true;
     }

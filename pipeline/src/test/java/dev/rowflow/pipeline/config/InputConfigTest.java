@@ -177,11 +177,17 @@ class InputConfigTest {
         refused(app("input.app.before.image", "full"), "Invalid value full for configuration input.app.before.image: "
                 + "only change events have before images: set input.app.envelope=debezium, or leave "
                 + "input.app.before.image out");
-        refused(app("input.app.envelope", "debezium", "input.app.before.image", "full"), "Invalid value full for "
-                + "configuration input.app.before.image: the key of index host holds the time, so its row is found "
-                + "only with the time the row was written at, which a before image does not have: set "
-                + "input.app.before.image=partial (each change reads its row), or drop the time from "
-                + "input.app.index.host.key");
+        // The time a field of the row: the before image has the time its index row was written at.
+        try (PipelinePlan plan = plan(app("input.app.envelope", "debezium", "input.app.before.image", "full"))) {
+            assertThat(plan.declaredInput("app").orElseThrow().deletes()).isTrue();
+        }
+        refused(app("input.app.envelope", "debezium", "input.app.before.image", "full", "input.app.time",
+                "$source.ts_ms", "input.app.time.format", "epoch-ms", "input.app.key", "host.name:text",
+                "input.app.index.host.key", "host.name:text, $source.ts_ms:rts"), "Invalid value full for configuration "
+                + "input.app.before.image: the key of index host holds the time, so its row is found only with the "
+                + "time the row was written at, and input.app.time is not a column of the row that a before image "
+                + "would have: set input.app.before.image=partial (each change reads its row), take the time from a "
+                + "column, or drop it from input.app.index.host.key");
         refused(app("input.app.envelope", "debezium", "input.app.before.image", "all"), "Invalid value all for "
                 + "configuration input.app.before.image: String must be one of: partial, full");
     }
