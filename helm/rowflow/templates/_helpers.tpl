@@ -335,7 +335,7 @@ names mirror InputConfig#definition (`rowflow config` lists them).
 {{- $_ = set $k $key (get $in.time $field) }}
 {{- end }}
 {{- end }}
-{{- range $field, $key := dict "table" "table" "key" "key" "columns" "columns" "family" "family" "envelope" "envelope" "where" "where" "unrouted" "unrouted" "tombstones" "tombstones" "deleteWhen" "delete.when" "ttlMs" "ttl.ms" }}
+{{- range $field, $key := dict "table" "table" "key" "key" "columns" "columns" "family" "family" "envelope" "envelope" "beforeImage" "before.image" "where" "where" "unrouted" "unrouted" "tombstones" "tombstones" "deleteWhen" "delete.when" "ttlMs" "ttl.ms" }}
 {{- if hasKey $in $field }}
 {{- $_ = set $k $key (get $in $field) }}
 {{- end }}

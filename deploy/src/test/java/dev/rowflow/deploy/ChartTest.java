@@ -332,6 +332,7 @@ class ChartTest {
         properties.stringPropertyNames().stream().filter(k -> k.startsWith(InputConfig.PREFIX)).sorted()
                 .forEach(k -> inputKeys.put(k, properties.getProperty(k)));
         Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("input.accounts.before.image", "full");
         expected.put("input.accounts.columns", "name=n, email=e, id=i");
         expected.put("input.accounts.delete.when", "status = 'closed'");
         expected.put("input.accounts.envelope", "debezium");
