@@ -163,6 +163,11 @@ public final class EmbeddedRegistry implements AutoCloseable {
         return "http://127.0.0.1:" + port + "/apis/ccompat/v7";
     }
 
+    /** Apicurio's own API, {@code http://127.0.0.1:<port>/apis/registry/v2}, which its serdes and converters use. */
+    public String apiUrl() {
+        return "http://127.0.0.1:" + port + "/apis/registry/v2";
+    }
+
     /**
      * Registers {@code schema} under {@code subject} (compatibility rules as the registry has
      * them) and returns the id the registry gave it: use it, never assume one.

@@ -3,6 +3,7 @@ package dev.rowflow.keying.format;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.RecordTree;
+import org.apache.avro.Schema;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -10,16 +11,19 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * {@code envelope=debezium}: each record is a Debezium change event read in an inner format
- * ({@code json}), and the mapping's paths address the row image after the change (before it, for
- * a delete). The event's {@link Change} goes with the record.
+ * ({@code json} or {@code avro-registry}), and the mapping's paths address the row image after
+ * the change (before it, for a delete). The event's {@link Change} goes with the record.
  *
  * <p>Both shapes of Kafka Connect's {@code JsonConverter} are read, told apart per record: with
  * {@code schemas.enable=true} the event is {@code {"schema": ..., "payload": {...}}} and the
@@ -36,19 +40,43 @@ import java.util.Optional;
  * </ul>
  * Without a schema they stay as they came (a decimal as its base64 text: set the connector's
  * {@code decimal.handling.mode=string} or enable schemas).
+ *
+ * <p>Kafka Connect's Avro converters (Confluent's, Apicurio's) keep the same Connect schema in the
+ * writer schema: each field's {@code connect.name} and {@code connect.parameters} properties. The
+ * envelope reads them from the writer schema of each record and decodes the same logical types to
+ * the same values; those Avro already reads ({@code decimal} as a number, {@code date} as text)
+ * stay as read.
  */
 public final class DebeziumEnvelope implements RecordFormat {
     public static final String NAME = "debezium";
 
     private final RecordFormat inner;
+    private final Function<byte[], Schema> writerSchema;
+    private final Map<Schema, Map<String, Object>> connectSchemas = new ConcurrentHashMap<>();
 
+    /** Change events in JSON, as Kafka Connect's {@code JsonConverter} writes them. */
     public DebeziumEnvelope(RecordFormat inner) {
+        this(inner, null);
+    }
+
+    /**
+     * Change events in Avro, as Kafka Connect's Avro converters write them.
+     *
+     * @param writerSchema the Avro schema a record was written with
+     */
+    public DebeziumEnvelope(RecordFormat inner, Function<byte[], Schema> writerSchema) {
         this.inner = inner;
+        this.writerSchema = writerSchema;
     }
 
     @Override
     public String name() {
         return inner.name();
+    }
+
+    /** The format each change event is read in. */
+    public RecordFormat inner() {
+        return inner;
     }
 
     /**
@@ -60,8 +88,9 @@ public final class DebeziumEnvelope implements RecordFormat {
     public ReadRecord read(byte[] bytes) {
         ReadRecord read = inner.read(bytes);
         Map<String, Object> event = read.tree();
-        Map<String, Object> schema = null;
-        if (event.size() == 2 && event.get("schema") instanceof Map<?, ?> s && event.get("payload") instanceof Map<?, ?> p) {
+        Map<String, Object> schema = writerSchema == null ? null
+                : connectSchemas.computeIfAbsent(writerSchema.apply(bytes), DebeziumEnvelope::connectSchema);
+        if (schema == null && event.size() == 2 && event.get("schema") instanceof Map<?, ?> s && event.get("payload") instanceof Map<?, ?> p) {
             schema = cast(s);
             event = cast(p);
         }
@@ -102,6 +131,38 @@ public final class DebeziumEnvelope implements RecordFormat {
     @Override
     public void close() {
         inner.close();
+    }
+
+    /**
+     * The Connect schema an Avro schema written by a Connect converter holds, in the shape
+     * {@code JsonConverter} writes schemas: a struct's {@code fields} with their {@code field}
+     * names, a logical type's {@code name} and {@code parameters}; optional fields' unions as their
+     * one other branch.
+     */
+    static Map<String, Object> connectSchema(Schema avro) {
+        Schema schema = avro;
+        if (schema.getType() == Schema.Type.UNION) {
+            List<Schema> branches = schema.getTypes().stream().filter(s -> s.getType() != Schema.Type.NULL).toList();
+            schema = branches.size() == 1 ? branches.get(0) : schema;
+        }
+        Map<String, Object> connect = new LinkedHashMap<>();
+        if (schema.getType() == Schema.Type.RECORD) {
+            connect.put("type", "struct");
+            List<Map<String, Object>> fields = new ArrayList<>();
+            for (Schema.Field field : schema.getFields()) {
+                Map<String, Object> fieldSchema = new LinkedHashMap<>(connectSchema(field.schema()));
+                fieldSchema.put("field", field.name());
+                fields.add(fieldSchema);
+            }
+            connect.put("fields", fields);
+        }
+        if (schema.getObjectProp("connect.name") instanceof String name) {
+            connect.put("name", name);
+        }
+        if (schema.getObjectProp("connect.parameters") instanceof Map<?, ?> parameters) {
+            connect.put("parameters", parameters);
+        }
+        return connect;
     }
 
     /** The row image {@code field} of the event, its logical values decoded where the schema names them; null if none. */
@@ -153,11 +214,11 @@ public final class DebeziumEnvelope implements RecordFormat {
                         ? decode(path, cast(nested), schema) : value;
             }
             return switch ((String) name) {
-                case "org.apache.kafka.connect.data.Decimal" -> new BigDecimal(new BigInteger(
-                        Base64.getDecoder().decode((String) value)), scale(schema));
+                case "org.apache.kafka.connect.data.Decimal" -> value instanceof BigDecimal decimal ? decimal
+                        : new BigDecimal(new BigInteger(unscaled(value)), scale(schema));
                 case "io.debezium.data.VariableScaleDecimal" -> {
                     Map<String, Object> parts = cast((Map<?, ?>) value);
-                    yield new BigDecimal(new BigInteger(Base64.getDecoder().decode((String) parts.get("value"))),
+                    yield new BigDecimal(new BigInteger(unscaled(parts.get("value"))),
                             ((Number) parts.get("scale")).intValue());
                 }
                 case "org.apache.kafka.connect.data.Timestamp", "io.debezium.time.Timestamp" ->
@@ -165,8 +226,9 @@ public final class DebeziumEnvelope implements RecordFormat {
                 case "io.debezium.time.MicroTimestamp" -> Instant.EPOCH.plusNanos(Math.multiplyExact(whole(value), 1_000L))
                         .toString();
                 case "io.debezium.time.NanoTimestamp" -> Instant.EPOCH.plusNanos(whole(value)).toString();
-                case "org.apache.kafka.connect.data.Date", "io.debezium.time.Date" ->
-                        LocalDate.ofEpochDay(whole(value)).toString();
+                case "org.apache.kafka.connect.data.Date", "io.debezium.time.Date" -> value instanceof String date
+                        ? LocalDate.parse(date).toString() // read by Avro's date logical type already
+                        : LocalDate.ofEpochDay(whole(value)).toString();
                 case "org.apache.kafka.connect.data.Time", "io.debezium.time.Time" ->
                         LocalTime.ofNanoOfDay(Math.multiplyExact(whole(value), 1_000_000L)).toString();
                 case "io.debezium.time.MicroTime" -> LocalTime.ofNanoOfDay(Math.multiplyExact(whole(value), 1_000L))
@@ -177,6 +239,11 @@ public final class DebeziumEnvelope implements RecordFormat {
         } catch (RuntimeException e) {
             throw new InvalidEventException(path, describe(value), "is not a valid " + name + " value: " + e.getMessage());
         }
+    }
+
+    /** A decimal's unscaled bytes: base64 text in JSON, bytes in Avro. */
+    private static byte[] unscaled(Object value) {
+        return value instanceof byte[] bytes ? bytes : Base64.getDecoder().decode((String) value);
     }
 
     private static int scale(Map<String, Object> schema) {
@@ -191,6 +258,9 @@ public final class DebeziumEnvelope implements RecordFormat {
     private static long whole(Object value) {
         if (value instanceof Long l) {
             return l;
+        }
+        if (value instanceof Integer i) {
+            return i;
         }
         if (value instanceof BigDecimal decimal) {
             return decimal.longValueExact();

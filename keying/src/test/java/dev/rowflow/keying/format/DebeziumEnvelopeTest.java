@@ -126,4 +126,72 @@ class DebeziumEnvelopeTest {
         Map<String, Object> tree = format.read(withSchema(payload("c", "null", ROW))).tree();
         assertThat(new String(RecordTree.cellBytes(tree.get("total")), StandardCharsets.UTF_8)).isEqualTo("123.45");
     }
+
+    /**
+     * The row schema as Kafka Connect's Avro converters write it: each Connect logical type in the
+     * field's {@code connect.name} and {@code connect.parameters}; a {@code Decimal} and a Connect
+     * {@code Date} with Avro's own logical type too (Confluent's converter), a {@code Decimal} of
+     * another column and a Debezium {@code Date} without (the bytes and the day number alone).
+     */
+    private static final String AVRO_ROW = """
+            {"type":"record","name":"Value","namespace":"shop.inventory.orders","fields":[
+             {"name":"id","type":"int"},
+             {"name":"total","type":["null",{"type":"bytes","scale":2,"precision":10,"connect.version":1,
+              "connect.parameters":{"scale":"2","connect.decimal.precision":"10"},
+              "connect.name":"org.apache.kafka.connect.data.Decimal","logicalType":"decimal"}],"default":null},
+             {"name":"discount","type":["null",{"type":"bytes","connect.version":1,
+              "connect.parameters":{"scale":"3"},"connect.name":"org.apache.kafka.connect.data.Decimal"}],"default":null},
+             {"name":"created_at","type":["null",{"type":"long","connect.version":1,
+              "connect.name":"io.debezium.time.MicroTimestamp"}],"default":null},
+             {"name":"paid_at","type":["null",{"type":"long","connect.version":1,
+              "connect.name":"org.apache.kafka.connect.data.Timestamp","logicalType":"timestamp-millis"}],"default":null},
+             {"name":"ship_date","type":["null",{"type":"int","connect.version":1,
+              "connect.name":"io.debezium.time.Date"}],"default":null},
+             {"name":"promised_on","type":["null",{"type":"int","connect.version":1,
+              "connect.name":"org.apache.kafka.connect.data.Date","logicalType":"date"}],"default":null}],
+             "connect.name":"shop.inventory.orders.Value"}""";
+    private static final org.apache.avro.Schema AVRO_ENVELOPE = new org.apache.avro.Schema.Parser().parse("""
+            {"type":"record","name":"Envelope","namespace":"shop.inventory.orders","fields":[
+             {"name":"before","type":["null",%s],"default":null},
+             {"name":"after","type":["null","Value"],"default":null},
+             {"name":"source","type":{"type":"record","name":"Source","namespace":"io.debezium.connector.postgresql",
+              "fields":[{"name":"ts_ms","type":"long"},{"name":"lsn","type":["null","long"],"default":null}]}},
+             {"name":"op","type":"string"}],"connect.name":"shop.inventory.orders.Envelope"}""".formatted(AVRO_ROW));
+
+    @Test
+    void shouldDecodeLogicalTypesOfAvroChangeEventsFromTheirConnectNames() {
+        org.apache.avro.Schema row = AVRO_ENVELOPE.getField("after").schema().getTypes().get(1);
+        org.apache.avro.generic.GenericRecord after = new org.apache.avro.generic.GenericRecordBuilder(row)
+                .set("id", 1001)
+                .set("total", java.nio.ByteBuffer.wrap(java.math.BigInteger.valueOf(12345).toByteArray()))
+                .set("discount", java.nio.ByteBuffer.wrap(java.math.BigInteger.valueOf(-2).toByteArray()))
+                .set("created_at", 1795334400123456L)
+                .set("paid_at", 1795334400123L)
+                .set("ship_date", 20414)
+                .set("promised_on", 20424)
+                .build();
+        org.apache.avro.generic.GenericRecord event = new org.apache.avro.generic.GenericRecordBuilder(AVRO_ENVELOPE)
+                .set("after", after)
+                .set("source", new org.apache.avro.generic.GenericRecordBuilder(AVRO_ENVELOPE.getField("source").schema())
+                        .set("ts_ms", 1795334400200L).set("lsn", 24023128L).build())
+                .set("op", "c")
+                .build();
+        AvroFormat avro = new AvroFormat(AVRO_ENVELOPE, java.util.List.of());
+        DebeziumEnvelope envelope = new DebeziumEnvelope(avro, bytes -> AVRO_ENVELOPE);
+        byte[] bytes = SingleObject.encode(new org.apache.avro.message.BinaryMessageEncoder<>(AvroFormat.MODEL,
+                AVRO_ENVELOPE), event);
+
+        ReadRecord read = envelope.read(bytes);
+
+        assertThat(read.change().op()).isEqualTo(Change.Op.CREATE);
+        assertThat(read.change().before()).isNull();
+        assertThat(read.tree().get("id")).isEqualTo(1001L);
+        assertThat(read.tree().get("total")).isEqualTo(new BigDecimal("123.45"));
+        assertThat(read.tree().get("discount")).isEqualTo(new BigDecimal("-0.002"));
+        assertThat(read.tree().get("created_at")).isEqualTo("2026-11-22T08:00:00.123456Z");
+        assertThat(read.tree().get("paid_at")).isEqualTo("2026-11-22T08:00:00.123Z");
+        assertThat(read.tree().get("ship_date")).isEqualTo("2025-11-22");
+        assertThat(read.tree().get("promised_on")).isEqualTo("2025-12-02");
+        assertThat(read.change().source()).containsEntry("lsn", 24023128L);
+    }
 }

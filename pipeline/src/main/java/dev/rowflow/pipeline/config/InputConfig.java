@@ -257,7 +257,7 @@ public final class InputConfig extends AbstractConfig {
                 .define(ENVELOPE, Type.STRING, ENVELOPE_NONE, ConfigDef.ValidString.in(ENVELOPE_NONE,
                                 DebeziumEnvelope.NAME), Importance.HIGH, "none: each record is an event; debezium: "
                                 + "each record is a Debezium change event (format json, with or without the "
-                                + "JsonConverter's schema): paths address the row after the change, creates, snapshot "
+                                + "JsonConverter's schema, or avro-registry): paths address the row after the change, creates, snapshot "
                                 + "reads and updates make the data row that image (a null column has no cell) and move "
                                 + "its index rows, deletes delete it (docs/cdc.md). Tombstones are then ignored unless "
                                 + "tombstones says otherwise. Inputs on one topic must agree.")

@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.ingest;
 
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.format.DebeziumEnvelope;
 import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
@@ -307,7 +308,8 @@ public final class DeclaredInput implements Ingest {
     /** The registry's requests, if it reads through one, and each sparse index's records without a row in it. */
     @Override
     public void bindTo(MeterRegistry meters) {
-        if (format instanceof RegistryAvroFormat registry) {
+        RecordFormat read = format instanceof DebeziumEnvelope envelope ? envelope.inner() : format;
+        if (read instanceof RegistryAvroFormat registry) {
             registry.bindTo(meters, name);
         }
         deletes.bindTo(meters, name);

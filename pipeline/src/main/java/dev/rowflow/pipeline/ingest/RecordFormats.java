@@ -35,12 +35,17 @@ final class RecordFormats {
     static RecordFormat open(InputConfig input) {
         String name = input.getString(InputConfig.FORMAT);
         if (input.changeEvents()) {
-            if (!name.equals(JsonFormat.NAME)) {
-                throw new ConfigException(input.key(InputConfig.ENVELOPE), DebeziumEnvelope.NAME, "change events are "
-                        + "read from format json (Kafka Connect's JsonConverter, with or without schemas); "
-                        + input.key(InputConfig.FORMAT) + " is " + name);
+            if (name.equals(JsonFormat.NAME)) {
+                return new DebeziumEnvelope(new JsonFormat());
             }
-            return new DebeziumEnvelope(new JsonFormat());
+            if (name.equals(RegistryAvroFormat.NAME)) {
+                RegistryAvroFormat avro = registry(input);
+                return new DebeziumEnvelope(avro, avro::writerSchema);
+            }
+            throw new ConfigException(input.key(InputConfig.ENVELOPE), DebeziumEnvelope.NAME, "change events are "
+                    + "read from format json (Kafka Connect's JsonConverter, with or without schemas) or avro-registry "
+                    + "(a Connect Avro converter through a Schema Registry); " + input.key(InputConfig.FORMAT) + " is "
+                    + name);
         }
         if (name.equals(JsonFormat.NAME)) {
             return new JsonFormat();
@@ -60,7 +65,7 @@ final class RecordFormats {
         }
     }
 
-    private static RecordFormat registry(InputConfig input) {
+    private static RegistryAvroFormat registry(InputConfig input) {
         List<URI> urls = input.registryUrls();
         String userInfo = input.getPassword(InputConfig.REGISTRY_BASIC_AUTH_USER_INFO).value();
         String trustStore = input.getString(InputConfig.REGISTRY_TRUSTSTORE_LOCATION);

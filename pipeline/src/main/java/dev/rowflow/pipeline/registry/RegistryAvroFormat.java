@@ -76,7 +76,7 @@ public final class RegistryAvroFormat implements RecordFormat {
                     + (bytes.length < HEADER ? "has " + bytes.length + " bytes, fewer than the 5 of its header"
                     : "starts with 0x" + String.format("%02X", bytes[0] & 0xFF) + " where the magic byte 0 is expected"));
         }
-        int id = ((bytes[1] & 0xFF) << 24) | ((bytes[2] & 0xFF) << 16) | ((bytes[3] & 0xFF) << 8) | (bytes[4] & 0xFF);
+        int id = id(bytes);
         Writer writer = writer(id);
         GenericRecord record;
         BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, HEADER, bytes.length - HEADER,
@@ -94,6 +94,15 @@ public final class RegistryAvroFormat implements RecordFormat {
                     + "id " + id + " (" + writer.schema.getFullName() + "): " + e);
         }
         return new ReadRecord(RecordTree.ofAvro(record), () -> bytes);
+    }
+
+    /** The schema a record this format has read was written with. */
+    public Schema writerSchema(byte[] bytes) {
+        return writer(id(bytes)).schema;
+    }
+
+    private static int id(byte[] bytes) {
+        return ((bytes[1] & 0xFF) << 24) | ((bytes[2] & 0xFF) << 16) | ((bytes[3] & 0xFF) << 8) | (bytes[4] & 0xFF);
     }
 
     private Writer writer(int id) {

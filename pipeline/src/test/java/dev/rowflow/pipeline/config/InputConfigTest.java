@@ -150,10 +150,10 @@ class InputConfigTest {
         assertThat(new RowflowConfig(cdc).inputs().get(0).tombstones()).isEqualTo("dead-letter");
         assertThat(new RowflowConfig(app()).inputs().get(0).tombstones()).isEqualTo("dead-letter");
 
-        refused(app("input.app.envelope", "debezium", "input.app.format", "avro-registry", "input.app.registry.url",
-                "http://registry:8081"), "Invalid value debezium for configuration input.app.envelope: change events are "
-                + "read from format json (Kafka Connect's JsonConverter, with or without schemas); input.app.format is "
-                + "avro-registry");
+        refused(app("input.app.envelope", "debezium", "input.app.format", "avro", "input.app.avro.schemas",
+                "/dev/null"), "Invalid value debezium for configuration input.app.envelope: change events are "
+                + "read from format json (Kafka Connect's JsonConverter, with or without schemas) or avro-registry (a "
+                + "Connect Avro converter through a Schema Registry); input.app.format is avro");
         refused(app("input.app.columns", "message=m, host.name=h, $before.status=was"), "Invalid value message=m, "
                 + "host.name=h, $before.status=was for configuration input.app.columns: $before is a source of change "
                 + "events, and input.app.envelope is none: no record of this input has it");

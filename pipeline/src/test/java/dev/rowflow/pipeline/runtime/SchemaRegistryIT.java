@@ -8,6 +8,7 @@ import dev.rowflow.embedded.load.RegistryWire;
 import dev.rowflow.embedded.load.TableRows;
 import dev.rowflow.embedded.load.TopicProducer;
 import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.avro.Conversions;
@@ -294,6 +295,136 @@ class SchemaRegistryIT {
                     .isEqualTo(rewritten ? "plant-9" : version == 0 ? "plant-1" : "plant-" + (2 + version));
             // Written by versions 1 and 2; absent from version 3's rows; a version 3 record deletes none.
             assertThat(cell(row, "u")).as("unit of reading %d", i).isEqualTo(version < 2 ? "kelvin" : null);
+        }
+    }
+
+    /**
+     * Debezium change events in Avro, written by Apicurio's Kafka Connect {@code AvroConverter} in the
+     * Confluent wire format (the converter registers each schema itself) from the envelope Debezium's
+     * PostgreSQL connector builds: the recipe's mapping on format avro-registry keeps every order as
+     * the model database has it, after the history and after its last 150 changes again; a
+     * truncate is set aside with its reason.
+     */
+    @Test
+    void shouldApplyDebeziumChangeEventsWrittenByConnectsAvroConverter() throws Exception {
+        Map<String, String> props = new HashMap<>(ConfigSources.load(
+                java.nio.file.Path.of("..", "deploy", "recipes", "debezium.properties"), Map.of()));
+        props.keySet().removeIf(key -> key.startsWith("hbase.zookeeper"));
+        props.putAll(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "registry-debezium");
+        props.put("kafka.commit.interval.ms", "500");
+        props.put("input.orders.topic", "shop.public.orders");
+        props.put("input.orders.table", "orders_avro");
+        props.put("input.orders.format", "avro-registry");
+        props.put("input.orders.registry.url", registry.url());
+        RowflowConfig config = new RowflowConfig(props);
+        createTopic(config, "shop.public.orders");
+        OrderChangeHistory history = new OrderChangeHistory(11, T0);
+        try (io.apicurio.registry.utils.converter.AvroConverter<Object> converter =
+                     new io.apicurio.registry.utils.converter.AvroConverter<>()) {
+            converter.configure(Map.of("apicurio.registry.url", registry.apiUrl(),
+                    "apicurio.registry.auto-register", "true", "apicurio.registry.as-confluent", "true",
+                    "apicurio.registry.use-id", "contentId"), false);
+            try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "shop.public.orders")) {
+                for (int n = 0; n < history.events.size(); n++) {
+                    OrderChangeHistory.Event event = history.events.get(n);
+                    producer.send("{\"id\":" + event.id() + "}", null, event.op() == null ? null
+                            : converter.fromConnectData("shop.public.orders", DebeziumAvro.ENVELOPE,
+                            DebeziumAvro.change(event, n, event.op())));
+                }
+                producer.send("{\"id\":0}", null, converter.fromConnectData("shop.public.orders",
+                        DebeziumAvro.ENVELOPE, DebeziumAvro.change(history.events.get(0), 0, "t")));
+                producer.flush();
+            }
+            PipelineRuns.runUntilCommitted(config, "shop.public.orders");
+            Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "orders_avro");
+            history.assertTablesHold(rows, TableRows.scan(stack.connection("hbase"), "orders_avro_customer"));
+            Result first = rows.values().iterator().next();
+            assertThat(Bytes.toString(first.getValue(Bytes.toBytes("d"), Bytes.toBytes("x.created_at"))))
+                    .as("a MicroTimestamp to the microsecond").isEqualTo("2026-11-23T08:00:00.123456Z");
+            assertThat(Bytes.toString(first.getValue(Bytes.toBytes("d"), Bytes.toBytes("x.promised_on"))))
+                    .as("a Connect Date").isEqualTo("2026-12-01");
+
+            try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "shop.public.orders")) {
+                int n = history.events.size() - 150;
+                for (OrderChangeHistory.Event event : history.replay(150)) {
+                    producer.send("{\"id\":" + event.id() + "}", null, event.op() == null ? null
+                            : converter.fromConnectData("shop.public.orders", DebeziumAvro.ENVELOPE,
+                            DebeziumAvro.change(event, n, event.op())));
+                    n++;
+                }
+                producer.flush();
+            }
+        }
+        PipelineRuns.runUntilCommitted(config, "shop.public.orders");
+        history.assertTablesHold(TableRows.scan(stack.connection("hbase"), "orders_avro"),
+                TableRows.scan(stack.connection("hbase"), "orders_avro_customer"));
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                "shop.public.orders.dead-letter", 1);
+        assertThat(dead).singleElement().satisfies(record -> assertThat(TopicReader.header(record,
+                "__streams.errors.message")).startsWith("invalid op 't': is not an operation rowflow applies"));
+    }
+
+    /** Change events of {@link OrderChangeHistory} as Debezium's PostgreSQL connector builds them in Kafka Connect's data model. */
+    private static final class DebeziumAvro {
+        static final org.apache.kafka.connect.data.Schema ROW = org.apache.kafka.connect.data.SchemaBuilder.struct()
+                .name("shop.public.orders.Value").optional()
+                .field("id", org.apache.kafka.connect.data.Schema.INT32_SCHEMA)
+                .field("customer_id", org.apache.kafka.connect.data.Schema.OPTIONAL_INT32_SCHEMA)
+                .field("total", org.apache.kafka.connect.data.Decimal.builder(2)
+                        .parameter("connect.decimal.precision", "10").optional().build())
+                .field("status", org.apache.kafka.connect.data.Schema.OPTIONAL_STRING_SCHEMA)
+                .field("note", org.apache.kafka.connect.data.Schema.OPTIONAL_STRING_SCHEMA)
+                .field("created_at", org.apache.kafka.connect.data.SchemaBuilder.int64()
+                        .name("io.debezium.time.MicroTimestamp").version(1).optional().build())
+                .field("promised_on", org.apache.kafka.connect.data.Date.builder().optional().build())
+                .build();
+        static final org.apache.kafka.connect.data.Schema SOURCE = org.apache.kafka.connect.data.SchemaBuilder.struct()
+                .name("io.debezium.connector.postgresql.Source")
+                .field("version", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+                .field("connector", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+                .field("name", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+                .field("ts_ms", org.apache.kafka.connect.data.Schema.INT64_SCHEMA)
+                .field("snapshot", org.apache.kafka.connect.data.SchemaBuilder.string().name("io.debezium.data.Enum")
+                        .version(1).parameter("allowed", "true,last,false,incremental").optional().build())
+                .field("db", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+                .field("schema", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+                .field("table", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+                .field("txId", org.apache.kafka.connect.data.Schema.OPTIONAL_INT64_SCHEMA)
+                .field("lsn", org.apache.kafka.connect.data.Schema.OPTIONAL_INT64_SCHEMA)
+                .build();
+        static final org.apache.kafka.connect.data.Schema ENVELOPE = org.apache.kafka.connect.data.SchemaBuilder
+                .struct().name("shop.public.orders.Envelope").version(1)
+                .field("before", ROW).field("after", ROW).field("source", SOURCE)
+                .field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+                .field("ts_ms", org.apache.kafka.connect.data.Schema.OPTIONAL_INT64_SCHEMA)
+                .build();
+
+        /**
+         * The n-th change, as operation {@code op}: even ones without the before image of an update
+         * (pgoutput's default, REPLICA IDENTITY DEFAULT), odd ones with it (REPLICA IDENTITY FULL).
+         */
+        static org.apache.kafka.connect.data.Struct change(OrderChangeHistory.Event event, int n, String op) {
+            boolean fullBefore = n % 2 == 1 || !op.equals("u");
+            return new org.apache.kafka.connect.data.Struct(ENVELOPE)
+                    .put("before", event.before() == null || !fullBefore ? null : row(event.id(), event.before()))
+                    .put("after", event.after() == null ? null : row(event.id(), event.after()))
+                    .put("source", new org.apache.kafka.connect.data.Struct(SOURCE).put("version", "2.7.3.Final")
+                            .put("connector", "postgresql").put("name", "shop").put("ts_ms", event.ts())
+                            .put("snapshot", op.equals("r") ? "true" : "false").put("db", "shop")
+                            .put("schema", "public").put("table", "orders").put("txId", 1000L + n)
+                            .put("lsn", 24_000_000L + n * 64L))
+                    .put("op", op).put("ts_ms", event.ts() + 5);
+        }
+
+        private static org.apache.kafka.connect.data.Struct row(long id, OrderChangeHistory.Row row) {
+            return new org.apache.kafka.connect.data.Struct(ROW).put("id", (int) id)
+                    .put("customer_id", (int) row.customer())
+                    .put("total", BigDecimal.valueOf(row.totalCents(), 2))
+                    .put("status", row.status()).put("note", row.note())
+                    .put("created_at", T0 * 1000 + 123_456)
+                    .put("promised_on", java.util.Date.from(LocalDate.of(2026, 12, 1).atStartOfDay(
+                            java.time.ZoneOffset.UTC).toInstant()));
         }
     }
 

@@ -354,60 +354,30 @@ class ShipperRecipesIT {
         try (Admin admin = Admin.create(config.kafkaProperties())) {
             KafkaTopics.createIfAbsent(admin, input.topic(), Optional.of(4), Duration.ofSeconds(30));
         }
-        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
-        Map<Long, Object[]> database = new TreeMap<>(); // id -> customer, total (cents), status, note, ts_ms
-        List<String[]> events = new java.util.ArrayList<>(); // key, value (null: a tombstone)
-        long ts = BASE;
-        for (long id = 1; id <= 60; id++) {
-            Object[] row = {1 + random.nextLong(10), 100 + random.nextLong(100_000), "new", "snapshot " + id, ts};
-            database.put(id, row);
-            events.add(new String[] {orderKey(id), orderChange("r", id, null, row, events.size())});
-        }
-        for (int i = 0; i < 400; i++) {
-            ts += i % 3 == 0 ? 1 : 0; // three changes to a millisecond
-            long id = 1 + random.nextLong(120);
-            Object[] before = database.get(id);
-            if (before == null) {
-                Object[] row = {1 + random.nextLong(10), 100 + random.nextLong(100_000), "new", "created " + i, ts};
-                database.put(id, row);
-                events.add(new String[] {orderKey(id), orderChange("c", id, null, row, events.size())});
-            } else if (random.nextInt(4) == 0) {
-                database.remove(id);
-                events.add(new String[] {orderKey(id), orderChange("d", id, before, null, events.size())});
-                events.add(new String[] {orderKey(id), null});
-            } else {
-                Object[] row = before.clone();
-                switch (random.nextInt(3)) {
-                    case 0 -> row[2] = "shipped " + i;
-                    case 1 -> row[0] = 1 + random.nextLong(10);
-                    default -> row[3] = null;
-                }
-                row[4] = ts;
-                database.put(id, row);
-                events.add(new String[] {orderKey(id), orderChange("u", id, before, row, events.size())});
-            }
-        }
-        String broken = orderChange("c", 999, null, new Object[] {1L, 100L, "new", null, ts}, 0)
+        OrderChangeHistory history = new OrderChangeHistory(7, BASE);
+        String broken = orderChange(new OrderChangeHistory.Event(999, "c", null,
+                new OrderChangeHistory.Row(1, 100, "new", null, BASE)), 0)
                 .replaceAll("\"total\":\"[^\"]*\"", "\"total\":\"%%%\"");
         try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), input.topic())) {
-            for (String[] event : events) {
-                producer.send(event[0], null, event[1] == null ? null : utf8(event[1]));
+            for (int n = 0; n < history.events.size(); n++) {
+                send(producer, history.events.get(n), n);
             }
             producer.send(orderKey(999), null, utf8(broken));
             producer.flush();
         }
 
         runUntilCommitted(config, input.topic());
-        assertOrdersAre(database, "orders_" + beforeImage);
+        history.assertTablesHold(scan("orders_" + beforeImage), scan("orders_" + beforeImage + "_customer"));
 
         try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), input.topic())) {
-            for (String[] event : events.subList(events.size() - 150, events.size())) {
-                producer.send(event[0], null, event[1] == null ? null : utf8(event[1]));
+            int n = history.events.size() - 150;
+            for (OrderChangeHistory.Event event : history.replay(150)) {
+                send(producer, event, n++);
             }
             producer.flush();
         }
         runUntilCommitted(config, input.topic());
-        assertOrdersAre(database, "orders_" + beforeImage);
+        history.assertTablesHold(scan("orders_" + beforeImage), scan("orders_" + beforeImage + "_customer"));
         List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
                 input.deadLetterTopic(), 1);
         assertThat(dead).singleElement().satisfies(record -> assertThat(TopicReader.header(record,
@@ -415,31 +385,13 @@ class ShipperRecipesIT {
                 + "org.apache.kafka.connect.data.Decimal value"));
     }
 
-    /** Every order of the model database in table {@code table}, and nothing else; its index rows likewise. */
-    private static void assertOrdersAre(Map<Long, Object[]> database, String table) throws Exception {
-        RowKeyLayout dataKey = RowKeyLayout.parse("id:long", null);
-        Map<ByteBuffer, Result> rows = scan(table);
-        assertThat(rows).hasSize(database.size());
-        database.forEach((id, row) -> {
-            Result stored = rows.get(ByteBuffer.wrap(dataKey.encode(id)));
-            assertThat(stored).as("order %d", id).isNotNull();
-            assertThat(Bytes.toString(stored.getValue(bytes("d"), bytes("c")))).isEqualTo(row[0].toString());
-            assertThat(Bytes.toString(stored.getValue(bytes("d"), bytes("t")))).isEqualTo(cents((Long) row[1]));
-            assertThat(Bytes.toString(stored.getValue(bytes("d"), bytes("s")))).isEqualTo(row[2]);
-            assertThat(Bytes.toString(stored.getValue(bytes("d"), bytes("n")))).as("note of %d", id).isEqualTo(row[3]);
-            assertThat(stored.rawCells()).allSatisfy(cell -> assertThat(cell.getTimestamp()).isEqualTo(row[4]));
-        });
-        RowKeyLayout customerKey = RowKeyLayout.parse("customer_id:long, id:long", null);
-        assertThat(scan(table + "_customer").keySet()).containsExactlyInAnyOrderElementsOf(database.entrySet().stream()
-                .map(e -> ByteBuffer.wrap(customerKey.encode(e.getValue()[0], e.getKey()))).toList());
-    }
-
     private static String orderKey(long id) {
         return "{\"id\":" + id + "}";
     }
 
-    private static String cents(long cents) {
-        return BigDecimal.valueOf(cents, 2).toPlainString();
+    /** The record of {@code event}, the n-th of the topic, keyed as Debezium keys it; a tombstone without value. */
+    private static void send(TopicProducer producer, OrderChangeHistory.Event event, int n) {
+        producer.send(orderKey(event.id()), null, event.op() == null ? null : utf8(orderChange(event, n)));
     }
 
     /**
@@ -447,9 +399,13 @@ class ShipperRecipesIT {
      * (no before image of an update, pgoutput's default), odd ones from the MySQL connector without
      * (the full before image, decimals as text).
      */
-    private static String orderChange(String op, long id, Object[] before, Object[] after, int n) {
+    private static String orderChange(OrderChangeHistory.Event event, int n) {
         boolean postgres = n % 2 == 0;
-        long ts = (Long) (after != null ? after : before)[4];
+        String op = event.op();
+        long id = event.id();
+        OrderChangeHistory.Row before = event.before();
+        OrderChangeHistory.Row after = event.after();
+        long ts = event.ts();
         String source = postgres
                 ? "{\"version\":\"2.7.3.Final\",\"connector\":\"postgresql\",\"name\":\"shop\",\"ts_ms\":" + ts
                 + ",\"snapshot\":\"" + (op.equals("r") ? "true" : "false") + "\",\"db\":\"shop\",\"schema\":\"public\","
@@ -480,12 +436,13 @@ class ShipperRecipesIT {
     }
 
     /** A row image: PostgreSQL's total as base64 unscaled bytes and created_at in µs, MySQL's as text and ms. */
-    private static String orderRow(long id, Object[] row, boolean postgres) {
-        long cents = (Long) row[1];
+    private static String orderRow(long id, OrderChangeHistory.Row row, boolean postgres) {
+        long cents = row.totalCents();
         String total = postgres ? java.util.Base64.getEncoder().encodeToString(BigInteger.valueOf(cents).toByteArray())
-                : cents(cents);
-        return "{\"id\":" + id + ",\"customer_id\":" + row[0] + ",\"total\":\"" + total + "\",\"status\":\"" + row[2]
-                + "\",\"note\":" + (row[3] == null ? "null" : "\"" + row[3] + "\"") + ",\"created_at\":"
+                : OrderChangeHistory.cents(cents);
+        return "{\"id\":" + id + ",\"customer_id\":" + row.customer() + ",\"total\":\"" + total + "\",\"status\":\""
+                + row.status() + "\",\"note\":" + (row.note() == null ? "null" : "\"" + row.note() + "\"")
+                + ",\"created_at\":"
                 + (postgres ? BASE * 1000 : BASE) + "}";
     }
 
