@@ -36,7 +36,7 @@ public record Change(Op op, Map<String, Object> before, Map<String, Object> afte
         }
 
         /** The operation of a code, or null. */
-        static Op of(String code) {
+        public static Op of(String code) {
             for (Op op : values()) {
                 if (op.code.equals(code)) {
                     return op;

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One declared input: a topic, a format and a mapping, configured under {@code input.<name>.}
@@ -92,7 +93,14 @@ public final class InputConfig extends AbstractConfig {
     /** What wraps each record: nothing, or a change event's envelope. */
     public static final String ENVELOPE = "envelope";
     public static final String ENVELOPE_NONE = "none";
-    /** What a tombstone (a record with a null value) does. */
+    /** The input whose rows this one's records join by a foreign key; empty, none. */
+    public static final String JOIN_INPUT = "join.input";
+    /** The path of the foreign key in this input's row. */
+    public static final String JOIN_ON = "join.on";
+    /** The path in the joined input's row that the foreign key equals (its primary key). */
+    public static final String JOIN_FIELD = "join.field";
+    /** The name under which the joined row's fields appear in this input's records. */
+    public static final String JOIN_AS = "join.as";
     /** Whether change events carry the whole row before each update and delete. */
     public static final String BEFORE_IMAGE = "before.image";
     public static final String BEFORE_IMAGE_FULL = "full";
@@ -270,6 +278,18 @@ public final class InputConfig extends AbstractConfig {
                                 + "its default); the before image stands for the stored row and nothing is read, a "
                                 + "create writes without reading. An index whose key holds the time is refused with "
                                 + "full: its row is found only with the time it was written at (docs/cdc.md).")
+                .define(JOIN_INPUT, Type.STRING, "", Importance.MEDIUM, "With envelope=debezium, another input of "
+                        + "change events (e.g. customers) whose present row each record of this one (e.g. orders) "
+                        + "joins by a foreign key, as Kafka Streams' table-table foreign-key join does: the joined "
+                        + "row's fields are in the record under join.as, and this input's rows follow changes of "
+                        + "either side (docs/cdc.md, Joins). Empty: none.")
+                .define(JOIN_ON, Type.STRING, "", Importance.MEDIUM, "With join.input, the path of the foreign key "
+                        + "in this input's row (customer_id).")
+                .define(JOIN_FIELD, Type.STRING, "", Importance.MEDIUM, "With join.input, the path in the joined "
+                        + "input's row whose value the foreign key equals, its primary key (id).")
+                .define(JOIN_AS, Type.STRING, "", Importance.LOW, "With join.input, the name under which the joined "
+                        + "row's fields appear in this input's records (customer: customer.name). Empty: the joined "
+                        + "input's name.")
                 .define(TOMBSTONES, Type.STRING, MISSING_DEAD_LETTER,
                         ConfigDef.ValidString.in(MISSING_DEAD_LETTER, TOMBSTONES_IGNORE, TOMBSTONES_DELETE),
                         Importance.MEDIUM, "What a tombstone (a record whose value is null) does: dead-letter (set "
@@ -347,6 +367,18 @@ public final class InputConfig extends AbstractConfig {
     /** Whether change events carry every column's old value ({@code before.image=full}). */
     public boolean fullBeforeImages() {
         return getString(BEFORE_IMAGE).equals(BEFORE_IMAGE_FULL);
+    }
+
+    /** The input this one joins ({@code join.input}), or empty. */
+    public Optional<String> joinInput() {
+        String joined = getString(JOIN_INPUT).strip();
+        return joined.isEmpty() ? Optional.empty() : Optional.of(joined);
+    }
+
+    /** The name the joined row's fields appear under ({@code join.as}, else the joined input's name). */
+    public String joinAs() {
+        String as = getString(JOIN_AS).strip();
+        return as.isEmpty() ? getString(JOIN_INPUT).strip() : as;
     }
 
     /** The condition of {@code delete.when}, or empty: no record deletes. */

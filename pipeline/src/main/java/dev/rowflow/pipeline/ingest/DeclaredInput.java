@@ -2,6 +2,7 @@ package dev.rowflow.pipeline.ingest;
 
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.DebeziumEnvelope;
+import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
@@ -9,6 +10,7 @@ import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.mapping.ColumnSpec;
 import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.mapping.Expression;
+import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;
 import dev.rowflow.keying.mapping.TimestampPolicy;
@@ -16,12 +18,15 @@ import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
 import dev.rowflow.pipeline.topology.Deletes;
 import dev.rowflow.pipeline.topology.InputTopology;
+import dev.rowflow.pipeline.topology.JoinTopology;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.KTable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +55,25 @@ public final class DeclaredInput implements Ingest {
     private final LongAdder unrouted = new LongAdder();
     /** The inputs of its topic, in declaration order, this one among them: the first adds the topology. */
     private List<DeclaredInput> topicInputs = List.of(this);
+    /** What it joins ({@code join.*}), or null. */
+    private final Join join;
+    /** The input it joins, once {@link PipelinePlan} has linked them. */
+    private DeclaredInput joined;
+    /** The builder its topology was last added to, its records there, and its rows by key field for joins. */
+    private StreamsBuilder builtIn;
+    private KStream<byte[], ReadRecord> stream;
+    private final Map<String, KTable<String, Map<String, Object>>> rowsBy = new java.util.HashMap<>();
+
+    /**
+     * A join by foreign key ({@code join.*}).
+     *
+     * @param input the joined input's name
+     * @param on    the foreign key's path in this input's row
+     * @param field the path in the joined row the foreign key equals
+     * @param as    the name the joined row's fields appear under
+     */
+    record Join(String input, FieldPath on, FieldPath field, String as) {
+    }
 
     /**
      * @param keyCheck refuses a key layout the input's records cannot make (see {@link #checkKeyLayout})
@@ -59,6 +83,13 @@ public final class DeclaredInput implements Ingest {
     DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping, EventMapping indexMapping,
                   List<IngestTable> tables, Consumer<RowKeyLayout> keyCheck, Expression where,
                   boolean unroutedToDeadLetter, Deletes deletes) {
+        this(name, source, format, mapping, indexMapping, tables, keyCheck, where, unroutedToDeadLetter, deletes, null);
+    }
+
+    private DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping,
+                          EventMapping indexMapping, List<IngestTable> tables, Consumer<RowKeyLayout> keyCheck,
+                          Expression where, boolean unroutedToDeadLetter, Deletes deletes, Join join) {
+        this.join = join;
         this.deletes = deletes;
         this.name = name;
         this.where = where;
@@ -110,7 +141,68 @@ public final class DeclaredInput implements Ingest {
                         .ifPresent(why -> {
                             throw new IllegalArgumentException("part '" + part.spec() + "' of layout '"
                                     + layout.spec() + "': " + why);
-                        })), where, input.unroutedToDeadLetter(), deletes);
+                        })), where, input.unroutedToDeadLetter(), deletes, join(input));
+    }
+
+    /**
+     * The join {@code join.*} declares, or null.
+     *
+     * @throws ConfigException naming the key, for a join of an input of events (not change events),
+     *                         a missing or bad path, or a setting a joining input does not use
+     */
+    private static Join join(InputConfig input) {
+        Optional<String> joined = input.joinInput();
+        if (joined.isEmpty()) {
+            return null;
+        }
+        String key = input.key(InputConfig.JOIN_INPUT);
+        if (!input.changeEvents()) {
+            throw new ConfigException(key, joined.get(), "only change events make the table of rows a join "
+                    + "needs: set " + input.key(InputConfig.ENVELOPE) + "=debezium");
+        }
+        for (String setting : List.of(InputConfig.WHERE, InputConfig.DELETE_WHEN)) {
+            if (!input.getString(setting).isBlank()) {
+                throw new ConfigException(input.key(setting), input.getString(setting), "an input that joins "
+                        + "another (" + key + "=" + joined.get() + ") writes every row of its table: leave "
+                        + input.key(setting) + " out");
+            }
+        }
+        if (input.fullBeforeImages()) {
+            throw new ConfigException(input.key(InputConfig.BEFORE_IMAGE), InputConfig.BEFORE_IMAGE_FULL, "an input "
+                    + "that joins another reads each stored row (a change of the joined row changes its rows "
+                    + "without a before image): leave " + input.key(InputConfig.BEFORE_IMAGE) + " out");
+        }
+        return new Join(joined.get(), joinPath(input, InputConfig.JOIN_ON), joinPath(input, InputConfig.JOIN_FIELD),
+                input.joinAs());
+    }
+
+    private static FieldPath joinPath(InputConfig input, String setting) {
+        String path = input.getString(setting).strip();
+        if (path.isEmpty()) {
+            throw new ConfigException(input.key(setting), path, "is needed with " + input.key(InputConfig.JOIN_INPUT)
+                    + (setting.equals(InputConfig.JOIN_ON) ? ": the path of the foreign key in this input's row"
+                    : ": the path in the joined input's row that the foreign key equals"));
+        }
+        try {
+            return FieldPath.parse(path);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(input.key(setting), path, e.getMessage());
+        }
+    }
+
+    /** The name of the input it joins, if it joins one. */
+    Optional<String> joins() {
+        return join == null ? Optional.empty() : Optional.of(join.input());
+    }
+
+    /** Links it to the input it joins ({@link PipelinePlan#build} checked they may be). */
+    void joinWith(DeclaredInput joined) {
+        this.joined = joined;
+    }
+
+    /** Whether it reads its topic alone (no other input shares the read). */
+    boolean readsTopicAlone() {
+        return topicInputs.size() == 1;
     }
 
     /**
@@ -296,13 +388,40 @@ public final class DeclaredInput implements Ingest {
     /** Adds the topology of its topic's inputs, if it is the first of them (the topic is read once). */
     @Override
     public void addTo(StreamsBuilder builder, Wiring wiring) {
-        if (topicInputs.get(0) != this) {
+        if (topicInputs.get(0) != this || builtIn == builder) {
             return;
         }
-        InputTopology.addTo(builder, source.topic(), format, topicInputs.stream()
-                        .map(input -> new InputTopology.Route(input.name, input.where, input.mapping, input.filtered,
-                                input.deletes))
-                        .toList(), unroutedToDeadLetter, unrouted, wiring.sinks(), wiring.flushBeforeCommit());
+        if (joined != null) {
+            joined.addTo(builder, wiring); // the joined rows are read from its records
+        }
+        builtIn = builder;
+        rowsBy.clear();
+        stream = InputTopology.source(builder, source.topic(), format, name);
+        List<InputTopology.Route> routes = topicInputs.stream().map(input -> new InputTopology.Route(input.name,
+                input.where, input.mapping, input.filtered, input.deletes)).toList();
+        if (joined == null) {
+            InputTopology.addTo(stream, source.topic(), routes, unroutedToDeadLetter, unrouted, wiring.sinks(),
+                    wiring.flushBeforeCommit());
+        } else {
+            JoinTopology.addTo(builder, stream, joined.rowsBy(join.field()), join.on(), join.as(), routes.get(0),
+                    wiring.sinks(), wiring.flushBeforeCommit());
+        }
+    }
+
+    /** Its present rows by the text of {@code field}, for an input that joins it; made once per topology. */
+    private KTable<String, Map<String, Object>> rowsBy(FieldPath field) {
+        return rowsBy.computeIfAbsent(field.text(), text -> JoinTopology.rowsBy(stream, name, field));
+    }
+
+    /** A joining input's records fail in its writer after the join's internal topics: their dead letters come from there. */
+    @Override
+    public Map<String, String> internalDeadLetterTopics(String applicationId) {
+        Map<String, String> topics = new java.util.LinkedHashMap<>();
+        if (join != null) {
+            JoinTopology.internalTopics(applicationId, name).forEach(topic -> topics.put(topic,
+                    source.deadLetterTopic()));
+        }
+        return topics;
     }
 
     /** The registry's requests, if it reads through one, and each sparse index's records without a row in it. */

@@ -63,6 +63,7 @@ public final class PipelinePlan implements AutoCloseable {
             }
             PipelinePlan plan = new PipelinePlan(config, ingests);
             plan.shareTopics();
+            plan.linkJoins();
             plan.checkDistinct();
             return plan;
         } catch (RuntimeException e) {
@@ -101,6 +102,52 @@ public final class PipelinePlan implements AutoCloseable {
                 });
             }
             inputs.forEach(input -> input.readsTopicWith(inputs));
+        }
+    }
+
+    /**
+     * Links each input that joins another ({@code join.input}) to it: the joined input must be
+     * declared, read change events and, like the joining one, read its topic alone; joins must not
+     * go round in a circle.
+     */
+    private void linkJoins() {
+        Map<String, String> joins = new LinkedHashMap<>();
+        for (InputConfig input : config.inputs()) {
+            Optional<DeclaredInput> joining = declaredInput(input.name());
+            if (joining.isEmpty() || joining.get().joins().isEmpty()) {
+                continue;
+            }
+            String name = joining.get().joins().get();
+            String key = input.key(InputConfig.JOIN_INPUT);
+            InputConfig joinedConfig = config.inputs().stream().filter(other -> other.name().equals(name)).findFirst()
+                    .orElseThrow(() -> new ConfigException(key, name, "is no declared input (inputs: "
+                            + String.join(", ", config.inputs().stream().map(InputConfig::name).toList()) + ")"));
+            if (name.equals(input.name())) {
+                throw new ConfigException(key, name, "an input cannot join its own rows");
+            }
+            if (!joinedConfig.changeEvents()) {
+                throw new ConfigException(key, name, "input " + name + " reads events, not change events: only the "
+                        + "rows of a table can be joined (" + joinedConfig.key(InputConfig.ENVELOPE) + "=debezium)");
+            }
+            DeclaredInput joined = declaredInput(name).orElseThrow();
+            for (DeclaredInput side : List.of(joining.get(), joined)) {
+                if (!side.readsTopicAlone()) {
+                    throw new ConfigException(key, name, "input " + side.name() + " shares its topic with other "
+                            + "inputs; the inputs of a join each read their topic alone");
+                }
+            }
+            joining.get().joinWith(joined);
+            joins.put(input.name(), name);
+        }
+        for (String start : joins.keySet()) {
+            List<String> path = new ArrayList<>(List.of(start));
+            for (String next = joins.get(start); next != null; next = joins.get(next)) {
+                path.add(next);
+                if (next.equals(start)) {
+                    throw new ConfigException(InputConfig.PREFIX + start + "." + InputConfig.JOIN_INPUT,
+                            joins.get(start), "joins go round in a circle: " + String.join(" -> ", path));
+                }
+            }
         }
     }
 

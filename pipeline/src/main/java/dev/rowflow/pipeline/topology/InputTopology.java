@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.LongAdder;
  * one input, no where:   source(topic, RecordSerde(format)) --> &lt;input&gt;-writer (EventMapping -> RowSink)
  * otherwise:             source --> &lt;first input&gt;-router (where) --> &lt;input&gt;-writer, one per input
  * </pre>
+ * An input that joins another writes through {@link JoinTopology} instead.
  * Records that cannot be read or mapped go to the topic's dead-letter topic through the handlers
  * configured by {@link dev.rowflow.pipeline.runtime.StreamsProperties}.
  */
@@ -39,18 +40,23 @@ public final class InputTopology {
     public record Route(String input, Expression where, EventMapping mapping, LongAdder filtered, Deletes deletes) {
     }
 
+    /** The records of {@code topic} read in {@code format}, as input {@code input} (the first of the topic) reads them. */
+    public static KStream<byte[], ReadRecord> source(StreamsBuilder builder, String topic, RecordFormat format,
+                                                     String input) {
+        return builder.stream(topic, Consumed.<byte[], ReadRecord>with(Serdes.ByteArray(), new RecordSerde(format))
+                .withName(input + "-source"));
+    }
+
     /**
-     * Adds the topic's source, router and writers to {@code builder} ({@code DeclaredInput} does,
-     * once per topic).
+     * Adds the router and writers of a topic's inputs to its records, {@code stream}
+     * ({@code DeclaredInput} does, once per topic).
      *
      * @param unrouted counts the records no route takes
      */
-    public static void addTo(StreamsBuilder builder, String topic, RecordFormat format, List<Route> routes,
+    public static void addTo(KStream<byte[], ReadRecord> stream, String topic, List<Route> routes,
                              boolean unroutedToDeadLetter, LongAdder unrouted, SinkFactory sinks,
                              FlushBeforeCommit flushBeforeCommit) {
         String first = routes.get(0).input();
-        KStream<byte[], ReadRecord> stream = builder.stream(topic, Consumed.<byte[], ReadRecord>with(
-                Serdes.ByteArray(), new RecordSerde(format)).withName(first + "-source"));
         if (routes.size() == 1 && routes.get(0).where() == null) {
             Route route = routes.get(0);
             stream.process(() -> new MappedRecordWriter(topic, route, sinks, flushBeforeCommit),

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -273,5 +274,69 @@ class InputConfigTest {
         refused(otherTombstones, "Invalid value ignore for configuration input.errors.tombstones: input errors reads "
                 + "topic app-logs with input app, which reads it once for both: they must agree on tombstones "
                 + "(input.app.tombstones=dead-letter)");
+    }
+
+    /** Orders joining customers: two inputs of change events, each alone on its topic. */
+    private static Map<String, String> joined(String... overrides) {
+        Map<String, String> props = new HashMap<>(Map.of("kafka.bootstrap.servers", "b:9092", "pipelines", "",
+                "inputs", "customers, orders"));
+        for (String input : List.of("customers", "orders")) {
+            props.put("input." + input + ".topic", "shop." + input);
+            props.put("input." + input + ".envelope", "debezium");
+            props.put("input." + input + ".time", "$source.ts_ms");
+            props.put("input." + input + ".time.format", "epoch-ms");
+            props.put("input." + input + ".key", "id:long");
+            props.put("input." + input + ".columns", "name=n");
+        }
+        props.put("input.orders.join.input", "customers");
+        props.put("input.orders.join.on", "customer_id");
+        props.put("input.orders.join.field", "id");
+        for (int i = 0; i < overrides.length; i += 2) {
+            if (overrides[i + 1] == null) {
+                props.remove(overrides[i]);
+            } else {
+                props.put(overrides[i], overrides[i + 1]);
+            }
+        }
+        return props;
+    }
+
+    @Test
+    void shouldJoinInputsOfChangeEventsAndRefuseJoinsThatCannotWorkNamingTheKey() {
+        PipelinePlan plan = plan(joined());
+        assertThat(plan.config().inputs().get(1).joinAs()).isEqualTo("customers");
+        assertThat(plan(joined("input.orders.join.as", "customer")).config().inputs().get(1).joinAs())
+                .isEqualTo("customer");
+        assertThat(plan.deadLetterTopicsWithInternal("shop")).containsEntry(
+                "shop-orders-join-subscription-response-topic", "shop.orders.dead-letter");
+
+        refused(joined("input.orders.join.input", "clients"), "Invalid value clients for configuration "
+                + "input.orders.join.input: is no declared input (inputs: customers, orders)");
+        refused(joined("input.orders.join.input", "orders"), "Invalid value orders for configuration "
+                + "input.orders.join.input: an input cannot join its own rows");
+        refused(joined("input.customers.envelope", "none", "input.customers.time", "t", "input.customers.time.format",
+                "epoch-ms"), "Invalid value customers for configuration input.orders.join.input: input customers "
+                + "reads events, not change events: only the rows of a table can be joined "
+                + "(input.customers.envelope=debezium)");
+        refused(joined("input.orders.envelope", "none", "input.orders.time", "t"), "Invalid value customers for "
+                + "configuration input.orders.join.input: only change events make the table of rows a join needs: "
+                + "set input.orders.envelope=debezium");
+        refused(joined("input.orders.join.on", null), "Invalid value  for configuration input.orders.join.on: is "
+                + "needed with input.orders.join.input: the path of the foreign key in this input's row");
+        refused(joined("input.orders.where", "$op != 'r'"), "Invalid value $op != 'r' for configuration "
+                + "input.orders.where: an input that joins another (input.orders.join.input=customers) writes every "
+                + "row of its table: leave input.orders.where out");
+        refused(joined("input.orders.before.image", "full"), "Invalid value full for configuration "
+                + "input.orders.before.image: an input that joins another reads each stored row (a change of the "
+                + "joined row changes its rows without a before image): leave input.orders.before.image out");
+        refused(joined("input.customers.join.input", "orders", "input.customers.join.on", "last_order",
+                "input.customers.join.field", "id"), "Invalid value orders for configuration "
+                + "input.customers.join.input: joins go round in a circle: customers -> orders -> customers");
+        Map<String, String> shared = joined("inputs", "customers, orders, vip", "input.vip.topic", "shop.customers",
+                "input.vip.envelope", "debezium", "input.vip.time", "$source.ts_ms", "input.vip.time.format",
+                "epoch-ms", "input.vip.key", "id:long", "input.vip.where", "tier = 'gold'", "input.vip.table", "vip",
+                "input.customers.where", "tier != 'gold'");
+        refused(shared, "Invalid value customers for configuration input.orders.join.input: input customers shares "
+                + "its topic with other inputs; the inputs of a join each read their topic alone");
     }
 }

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,13 +20,15 @@ class ReadmeRecipesTest {
     void shouldShowEachRecipeFileAsItIs() throws Exception {
         String doc = Files.readString(Path.of("..", "docs", "inputs.md"));
         String cdc = Files.readString(Path.of("..", "docs", "cdc.md"));
-        for (String recipe : List.of("filebeat", "logstash", "fluent-bit", "vector", "debezium")) {
-            String page = recipe.equals("debezium") ? cdc : doc;
+        Map<String, Integer> inputs = Map.of("filebeat", 1, "logstash", 1, "fluent-bit", 1, "vector", 1, "debezium", 1,
+                "debezium-join", 2);
+        for (String recipe : List.of("filebeat", "logstash", "fluent-bit", "vector", "debezium", "debezium-join")) {
+            String page = recipe.startsWith("debezium") ? cdc : doc;
             String file = Files.readString(Path.of("..", "deploy", "recipes", recipe + ".properties"));
             assertThat(page).as("docs shows deploy/recipes/%s.properties", recipe)
                     .contains("```properties\n" + file + "```");
             assertThat(new RowflowConfig(ConfigSources.load(Path.of("..", "deploy", "recipes", recipe + ".properties"),
-                    java.util.Map.of())).inputs()).hasSize(1);
+                    java.util.Map.of())).inputs()).hasSize(inputs.get(recipe));
         }
     }
 

@@ -385,6 +385,118 @@ class ShipperRecipesIT {
                 + "org.apache.kafka.connect.data.Decimal value"));
     }
 
+    /**
+     * The join recipe: orders of {@link OrderChangeHistory} (customers 1 to 10) joined with a
+     * customers table changing beside them -- renamed, promoted, deleted with their tombstones,
+     * created again -- where customers 9 and 10 never exist. Every order must carry the present
+     * name and tier of its customer, or none, and be otherwise as the model database has it;
+     * after the last 150 order changes and the last 20 customer changes again, too.
+     */
+    @Test
+    void shouldCarryEachOrdersPresentCustomerThroughTheJoinRecipe() throws Exception {
+        Path file = Path.of("..", "deploy", "recipes", "debezium-join.properties");
+        Map<String, String> props = new HashMap<>(ConfigSources.load(file, Map.of()));
+        props.keySet().removeIf(key -> key.startsWith("hbase.zookeeper"));
+        props.putAll(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "recipe-debezium-join");
+        props.put("kafka.commit.interval.ms", "500");
+        props.put("input.orders.table", "orders_joined");
+        props.put("input.orders.topic", "shop.public.orders_joined");
+        RowflowConfig config = new RowflowConfig(props);
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, "shop.public.customers", Optional.of(2), Duration.ofSeconds(30));
+            KafkaTopics.createIfAbsent(admin, "shop.public.orders_joined", Optional.of(4), Duration.ofSeconds(30));
+        }
+        OrderChangeHistory orders = new OrderChangeHistory(13, BASE);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(17);
+        Map<Long, String[]> customers = new TreeMap<>(); // id -> name, tier
+        List<String[]> customerEvents = new java.util.ArrayList<>(); // key, value (null: a tombstone)
+        long ts = BASE;
+        for (long id = 1; id <= 8; id++) {
+            customers.put(id, new String[] {"customer " + id, "basic"});
+            customerEvents.add(new String[] {orderKey(id), customerChange("r", id, null, customers.get(id), ts)});
+        }
+        for (int i = 0; i < 60; i++) {
+            ts += 7;
+            long id = 1 + random.nextLong(8);
+            String[] before = customers.get(id);
+            if (before == null) {
+                customers.put(id, new String[] {"returning " + i, "basic"});
+                customerEvents.add(new String[] {orderKey(id), customerChange("c", id, null, customers.get(id), ts)});
+            } else if (random.nextInt(5) == 0) {
+                customers.remove(id);
+                customerEvents.add(new String[] {orderKey(id), customerChange("d", id, before, null, ts)});
+                customerEvents.add(new String[] {orderKey(id), null});
+            } else {
+                String[] after = random.nextBoolean() ? new String[] {"renamed " + i, before[1]}
+                        : new String[] {before[0], "gold " + i};
+                customers.put(id, after);
+                customerEvents.add(new String[] {orderKey(id), customerChange("u", id, before, after, ts)});
+            }
+        }
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "shop.public.orders_joined");
+             TopicProducer customerProducer = TopicProducer.open(config.kafkaProperties(), "shop.public.customers")) {
+            int c = 0;
+            for (int n = 0; n < orders.events.size(); n++) {
+                send(producer, orders.events.get(n), n);
+                if (n % 8 == 0 && c < customerEvents.size()) { // the two tables change side by side
+                    String[] event = customerEvents.get(c++);
+                    customerProducer.send(event[0], null, event[1] == null ? null : utf8(event[1]));
+                }
+            }
+            for (String[] event : customerEvents.subList(c, customerEvents.size())) {
+                customerProducer.send(event[0], null, event[1] == null ? null : utf8(event[1]));
+            }
+            producer.flush();
+            customerProducer.flush();
+        }
+        List<String> topics = List.of("shop.public.customers", "shop.public.orders_joined");
+        PipelineRuns.runUntilJoined(config, topics);
+        assertJoined(orders, customers);
+
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "shop.public.orders_joined");
+             TopicProducer customerProducer = TopicProducer.open(config.kafkaProperties(), "shop.public.customers")) {
+            for (String[] event : customerEvents.subList(customerEvents.size() - 20, customerEvents.size())) {
+                customerProducer.send(event[0], null, event[1] == null ? null : utf8(event[1]));
+            }
+            int n = orders.events.size() - 150;
+            for (OrderChangeHistory.Event event : orders.replay(150)) {
+                send(producer, event, n++);
+            }
+            producer.flush();
+            customerProducer.flush();
+        }
+        PipelineRuns.runUntilJoined(config, topics);
+        assertJoined(orders, customers);
+        assertThat(scan("customers")).hasSize(customers.size());
+    }
+
+    private static void assertJoined(OrderChangeHistory orders, Map<Long, String[]> customers) throws Exception {
+        Map<ByteBuffer, Result> rows = scan("orders_joined");
+        orders.assertTablesHold(rows, scan("orders_joined_customer"));
+        RowKeyLayout dataKey = RowKeyLayout.parse("id:long", null);
+        orders.database.forEach((id, order) -> {
+            Result row = rows.get(ByteBuffer.wrap(dataKey.encode(id)));
+            String[] customer = customers.get(order.customer());
+            assertThat(Bytes.toString(row.getValue(bytes("d"), bytes("cn")))).as("customer name of order %d", id)
+                    .isEqualTo(customer == null ? null : customer[0]);
+            assertThat(Bytes.toString(row.getValue(bytes("d"), bytes("cr")))).as("customer tier of order %d", id)
+                    .isEqualTo(customer == null ? null : customer[1]);
+        });
+    }
+
+    /** A change of a customer as the MySQL connector writes it without schemas. */
+    private static String customerChange(String op, long id, String[] before, String[] after, long ts) {
+        return "{\"before\":" + customerRow(id, before) + ",\"after\":" + customerRow(id, after) + ",\"source\":"
+                + "{\"version\":\"2.7.3.Final\",\"connector\":\"mysql\",\"name\":\"shop\",\"ts_ms\":" + ts
+                + ",\"db\":\"shop\",\"table\":\"customers\",\"file\":\"mysql-bin.000003\",\"pos\":" + ts % 100_000
+                + "},\"op\":\"" + op + "\",\"ts_ms\":" + (ts + 3) + "}";
+    }
+
+    private static String customerRow(long id, String[] row) {
+        return row == null ? "null" : "{\"id\":" + id + ",\"name\":\"" + row[0] + "\",\"tier\":\"" + row[1] + "\"}";
+    }
+
     private static String orderKey(long id) {
         return "{\"id\":" + id + "}";
     }
