@@ -340,6 +340,14 @@ names mirror InputConfig#definition (`rowflow config` lists them).
 {{- $_ = set $k $key (get $in $field) }}
 {{- end }}
 {{- end }}
+{{- with $in.join }}
+{{- $_ = set $k "join.input" .input }}
+{{- $_ = set $k "join.on" .foreignKey }}
+{{- $_ = set $k "join.field" .field }}
+{{- if hasKey . "as" }}
+{{- $_ = set $k "join.as" .as }}
+{{- end }}
+{{- end }}
 {{- range $field, $key := dict "timeBucketSeconds" "time.bucket.seconds" "maxCellBytes" "max.cell.bytes" }}
 {{- if hasKey $in $field }}
 {{- $_ = set $k $key (toString (int64 (get $in $field))) }}

@@ -320,7 +320,7 @@ class ChartTest {
         // The layouts' |, :, ,, @ and spaces go into the file as they are.
         assertThat(file.lines()).contains(
                 "pipelines=",
-                "inputs=filebeat,vector,vectorerrors,accounts",
+                "inputs=filebeat,vector,vectorerrors,accounts,logins",
                 "input.filebeat.key=bucket(16) | @timestamp:ts, host.name:text, log.file.path:md5, log.offset:long",
                 "input.filebeat.time=@timestamp",
                 "input.filebeat.index.host.key=host.name:text, event.dataset | 'generic':text, @timestamp:rts, log.file.path:md5, log.offset:long",
@@ -358,6 +358,16 @@ class ChartTest {
         expected.put("input.filebeat.time", "@timestamp");
         expected.put("input.filebeat.time.format", "iso8601");
         expected.put("input.filebeat.topic", "filebeat");
+        expected.put("input.logins.columns", "account.name=an, at=t");
+        expected.put("input.logins.envelope", "debezium");
+        expected.put("input.logins.join.as", "account");
+        expected.put("input.logins.join.field", "id");
+        expected.put("input.logins.join.input", "accounts");
+        expected.put("input.logins.join.on", "account_id");
+        expected.put("input.logins.key", "account_id:long, id:long");
+        expected.put("input.logins.time", "$source.ts_ms");
+        expected.put("input.logins.time.format", "epoch-ms");
+        expected.put("input.logins.topic", "logins");
         expected.put("input.vector.columns", "message=m, host=h, source_type=st, file=f, *=x.*");
         expected.put("input.vector.dead.letter.topic", "vector-logs.dead-letter");
         expected.put("input.vector.format", "json");
@@ -383,9 +393,14 @@ class ChartTest {
         Map<String, String> config = new HashMap<>();
         properties.stringPropertyNames().forEach(k -> config.put(k, properties.getProperty(k)));
         List<InputConfig> inputs = new RowflowConfig(config).inputs();
-        assertThat(inputs).extracting(InputConfig::name).containsExactly("filebeat", "vector", "vectorerrors", "accounts");
+        assertThat(inputs).extracting(InputConfig::name).containsExactly("filebeat", "vector", "vectorerrors", "accounts",
+                "logins");
         assertThat(inputs).extracting(InputConfig::topic).containsExactly("filebeat", "vector-logs", "vector-logs",
-                "accounts");
+                "accounts", "logins");
+        // Start-up accepts them: the join links two inputs of change events, each alone on its topic.
+        try (var plan = dev.rowflow.pipeline.ingest.PipelinePlan.build(new RowflowConfig(config), null)) {
+            assertThat(plan.declaredInputNames()).hasSize(5);
+        }
         assertThat(inputs.get(3).tombstones()).isEqualTo("delete");
         assertThat(inputs.get(0).indexes()).containsExactly("host");
         assertThat(inputs.get(0).tableName("index.host.table")).isEqualTo("filebeat_host");
