@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
         description = {"Start an embedded Kafka broker (KRaft) and HBase mini cluster, generate log events, run the "
                 + "pipeline until every event is in HBase and print a summary read back from the tables. "
                 + "--format json ingests Filebeat-shaped JSON through a declared input instead, --format avro-registry "
-                + "registry-encoded Avro.",
+                + "registry-encoded Avro, --format debezium a database's change events (customers and orders, joined).",
                 "Without --events it keeps generating until Ctrl-C and serves /metrics."})
 final class DemoCommand implements Callable<Integer> {
     private static final String APPLICATION_ID = "rowflow-demo";
@@ -105,7 +105,9 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "avro", paramLabel = "FORMAT",
             description = "avro: rowflow's own log events and customers/orders (Avro); json: Filebeat-shaped ECS JSON "
                     + "through a declared input whose mapping the demo prints; avro-registry: Avro of two schema "
-                    + "versions in the Schema Registry wire format, with a registry (Apicurio) started by the demo "
+                    + "versions in the Schema Registry wire format, with a registry (Apicurio) started by the demo; "
+                    + "debezium: a shop database's change history (customers and orders, --events changes, 10,000 "
+                    + "without), orders joined with their customers, every row compared with the database "
                     + "(default: ${DEFAULT-VALUE}).")
     String format;
 
@@ -131,9 +133,9 @@ final class DemoCommand implements Callable<Integer> {
                 sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.set(true));
             }
         }
-        if (!List.of("avro", "json", "avro-registry").contains(format)) {
+        if (!List.of("avro", "json", "avro-registry", "debezium").contains(format)) {
             throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not one of avro, json, "
-                    + "avro-registry");
+                    + "avro-registry, debezium");
         }
         Store target;
         try {
@@ -161,6 +163,12 @@ final class DemoCommand implements Callable<Integer> {
                 InputDemo.print(InputDemo.run(InputDemo.JSON, stack, store, metrics, events, hosts, rate, partitions,
                         stop, err), json, out);
                 return 0;
+            }
+            if (format.equals("debezium")) {
+                CdcDemo.Summary summary = CdcDemo.run(stack, store, metrics, events == null ? 10_000 : events,
+                        partitions, err);
+                CdcDemo.print(summary, json, out);
+                return summary.differences() == 0 ? 0 : 1;
             }
             if (format.equals("avro-registry")) {
                 err.println("rowflow demo: starting a Schema Registry (Apicurio Registry) ...");

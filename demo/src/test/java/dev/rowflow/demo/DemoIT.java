@@ -107,6 +107,33 @@ class DemoIT {
     }
 
     @Test
+    void shouldApplyADatabasesChangeHistoryWithOrdersJoinedToTheirCustomers() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine(new DemoCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exitCode = cli.execute("demo", "--format", "debezium", "--events", "3000", "--json");
+
+        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertThat(summary.get("changes").asLong()).isEqualTo(3_000);
+        assertThat(summary.get("tombstones").asLong()).isPositive();
+        assertThat(summary.get("differences").asLong()).isZero();
+        assertThat(summary.get("deadLetters").asLong()).isZero();
+        assertThat(summary.get("orderRows").asLong()).isEqualTo(summary.get("orders").asLong());
+        assertThat(summary.get("indexRows").asLong()).isEqualTo(summary.get("orders").asLong());
+        assertThat(summary.get("customerRows").asLong()).isEqualTo(summary.get("customers").asLong());
+        assertThat(err.toString()).contains("  input.orders.join.input=customers");
+        // One scan of the orders table: the customer's orders, each with its customer's present name.
+        String name = summary.get("shownCustomer").asText().replaceFirst("^\\d+ \\((.*)\\)$", "$1");
+        assertThat(summary.get("shown")).isNotEmpty().allSatisfy(row ->
+                assertThat(row.get("cn").asText()).isEqualTo(name));
+    }
+
+    @Test
     void shouldIngestRegistryAvroOfTwoSchemaVersionsWithTheRegistryItStarts() throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -116,4 +116,46 @@ public final class Offsets {
             Thread.sleep(200);
         }
     }
+
+    /**
+     * Waits until the consumer group {@code groupId} has committed every record of {@code topics}
+     * and of the internal topics its Kafka Streams application reads (repartition topics, a
+     * foreign-key join's subscription topics; at least {@code internal} of them, once created).
+     * The topics are checked in the order records flow through them -- sources, repartition,
+     * subscription registration, subscription response -- so when each is committed in turn, no
+     * record is on its way between them.
+     *
+     * @return whether all were committed before {@code timeout} ran out
+     */
+    public static boolean awaitCommittedThroughInternalTopics(Admin admin, String groupId, List<String> topics,
+                                                              int internal, Duration timeout, Poll check)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<String> internalTopics = admin.listTopics().names().get().stream()
+                    .filter(topic -> topic.startsWith(groupId + "-") && flowRank(topic) >= 0)
+                    .sorted(java.util.Comparator.comparingInt(Offsets::flowRank)).toList();
+            long lag = 0;
+            for (String topic : topics) {
+                lag += admin.listTopics().names().get().contains(topic) ? uncommitted(admin, groupId, topic) : 1;
+            }
+            for (String topic : internalTopics) {
+                lag += uncommitted(admin, groupId, topic);
+            }
+            check.check(-1);
+            if (lag == 0 && internalTopics.size() >= internal) {
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** Where records pass an internal topic in a join: repartition 0, registration 1, response 2; -1 for others. */
+    private static int flowRank(String topic) {
+        return topic.endsWith("-repartition") ? 0 : topic.endsWith("-subscription-registration-topic") ? 1
+                : topic.endsWith("-subscription-response-topic") ? 2 : -1;
+    }
 }

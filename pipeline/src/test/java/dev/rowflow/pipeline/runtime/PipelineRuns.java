@@ -41,41 +41,16 @@ final class PipelineRuns {
     }
 
     /**
-     * Starts the pipeline and waits (at most 2 minutes) until every record of {@code topics} and
-     * of the internal topics its consumers read (repartition topics, a join's subscription topics)
-     * is committed, then closes it. The topics are checked in the order records flow through them
-     * -- sources, repartition, subscription registration, subscription response -- so when each
-     * is committed in turn, no record is on its way between them.
+     * Starts the pipeline of a join and waits (at most 2 minutes) until every record of
+     * {@code topics} and of the join's three internal topics is committed, then closes it.
      */
     static void runUntilJoined(RowflowConfig config, List<String> topics) throws Exception {
         String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
         try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
              Admin admin = Admin.create(config.kafkaProperties())) {
-            List<String> all = new java.util.ArrayList<>(topics);
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (true) {
-                List<String> internal = admin.listTopics().names().get().stream()
-                        .filter(topic -> topic.startsWith(group + "-") && (topic.endsWith("-repartition")
-                                || topic.endsWith("-subscription-registration-topic")
-                                || topic.endsWith("-subscription-response-topic")))
-                        .sorted(java.util.Comparator.comparing((String topic) -> topic.endsWith("-repartition") ? 0
-                                : topic.endsWith("-registration-topic") ? 1 : 2))
-                        .toList();
-                all = new java.util.ArrayList<>(topics);
-                all.addAll(internal);
-                long lag = 0;
-                for (String topic : all) {
-                    lag += Offsets.uncommitted(admin, group, topic);
-                }
-                assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
-                if (lag == 0 && internal.size() >= 3 || System.nanoTime() > deadline) {
-                    break;
-                }
-                Thread.sleep(200);
-            }
-            for (String topic : all) {
-                assertThat(Offsets.uncommitted(admin, group, topic)).as("records of %s not committed", topic).isZero();
-            }
+            assertThat(Offsets.awaitCommittedThroughInternalTopics(admin, group, topics, 3, Duration.ofSeconds(120),
+                    committed -> assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR)))
+                    .as("records of %s and the join's topics committed", topics).isTrue();
         }
     }
 }
