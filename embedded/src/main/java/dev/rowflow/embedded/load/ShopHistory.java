@@ -90,12 +90,16 @@ public final class ShopHistory {
                 putOrder("c", nextOrder++, order);
             } else if (kind < 90 && customerId != null) {
                 putCustomer("u", customerId, new String[] {"renamed " + position, customers.get(customerId)[1]});
-            } else if (kind < 95 && customerId != null) {
+            } else if (kind < 93 && customerId != null) {
                 String[] before = customers.remove(customerId);
                 add(true, customerId, change("d", customerRow(customerId, before), "null", "customers"));
                 add(true, customerId, null);
             } else {
+                // A customer created (again, where one was deleted), or now and then one whose orders came first.
                 long id = 1 + random.nextLong(customerCount + 3);
+                for (int tries = 0; tries < 20 && customers.containsKey(id); tries++) {
+                    id = 1 + random.nextLong(customerCount + 3);
+                }
                 putCustomer(customers.containsKey(id) ? "u" : "c", id, new String[] {"customer " + id + " again",
                         city()});
             }
