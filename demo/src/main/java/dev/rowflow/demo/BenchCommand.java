@@ -77,7 +77,8 @@ final class BenchCommand implements Callable<Integer> {
                     + "events as JSON, avro-registry: also (b'') in the Schema Registry wire format (a registry is "
                     + "started), debezium: also (b''') as Debezium change events (creates, before.image=full: "
                     + "nothing read), debezium-partial: the same with before.image=partial (each batch of "
-                    + "changes reads its rows), each through a declared input that makes the same rows, in the "
+                    + "changes reads its rows), debezium-join: the same joined by hostname with a table of hosts "
+                    + "(each change through the join), each through a declared input that makes the same rows, in the "
                     + "same run; a list "
                     + "runs several; with --external, json adds a rowflow writer reading the events as JSON "
                     + "(default: ${DEFAULT-VALUE}).")

@@ -36,10 +36,13 @@ import java.util.function.Function;
  * way -- (b') as JSON objects, (b'') in the Schema Registry wire format, the LogEvent schema
  * registered in a registry (Apicurio) started for the phase, (b''') as Debezium change events
  * (creates, JsonConverter without schemas) whose after image is the JSON object, with full before
- * images (a create writes without reading) or partial ones (each batch of changes reads its rows).
+ * images (a create writes without reading) or partial ones (each batch of changes reads its rows),
+ * or joined by hostname with a table of hosts ({@code join.*}: each change through the foreign-key
+ * join's topics, each row read before it is written).
  */
 final class InputBench {
-    static final List<String> FORMATS = List.of("json", "avro-registry", "debezium", "debezium-partial");
+    static final List<String> FORMATS = List.of("json", "avro-registry", "debezium", "debezium-partial",
+            "debezium-join");
     private static final JsonFactory JSON = new JsonFactory();
 
     private InputBench() {
@@ -81,18 +84,48 @@ final class InputBench {
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, group);
         declare(props, input, topic, format, table);
         String prefix = "input." + input + ".";
+        boolean join = format.equals("debezium-join");
         if (format.startsWith("debezium")) {
             props.put(prefix + "format", "json");
             props.put(prefix + "envelope", "debezium");
-            props.put(prefix + "before.image", format.equals("debezium") ? "full" : "partial");
+            if (!join) {
+                props.put(prefix + "before.image", format.equals("debezium") ? "full" : "partial");
+            }
+        }
+        if (join) {
+            // The hosts table, joined by hostname; its one column on every event's data row.
+            props.put(RowflowConfig.INPUTS_CONFIG, "benchhosts," + input);
+            props.put("input.benchhosts.topic", topic + "-hosts");
+            props.put("input.benchhosts.envelope", "debezium");
+            props.put("input.benchhosts.time", "$source.ts_ms");
+            props.put("input.benchhosts.time.format", "epoch-ms");
+            props.put("input.benchhosts.table", table + "_hosts");
+            props.put("input.benchhosts.key", "hostname:text");
+            props.put("input.benchhosts.columns", "datacenter=dc");
+            props.put(prefix + "join.input", "benchhosts");
+            props.put(prefix + "join.on", "hostname");
+            props.put(prefix + "join.field", "hostname");
+            props.put(prefix + "join.as", "host");
+            props.put(prefix + "columns", LogMapping.COLUMNS + ", host.datacenter=hdc");
         }
         RowflowConfig config = new RowflowConfig(props);
         BenchCommand.Phase phase;
         try (Admin admin = Admin.create(config.kafkaProperties())) {
             KafkaTopics.createIfAbsent(admin, topic, Optional.of(4), Duration.ofSeconds(30));
+            if (join) {
+                KafkaTopics.createIfAbsent(admin, topic + "-hosts", Optional.of(4), Duration.ofSeconds(30));
+                try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), topic + "-hosts")) {
+                    events.stream().map(LogEvent::getHostname).distinct().forEach(host -> producer.send(host, null,
+                            hostChange(host)));
+                    producer.flush();
+                }
+            }
             try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), topic)) {
+                long n = 0;
                 for (LogEvent event : events) {
-                    producer.send(event.getHostname(), null, encoding.apply(event));
+                    // A joining input's records are keyed by their row's primary key, one per event.
+                    producer.send(join ? event.getHostname() + "/" + n++ : event.getHostname(), null,
+                            encoding.apply(event));
                 }
                 producer.flush();
             }
@@ -102,6 +135,12 @@ final class InputBench {
                 }
                 CpuMeter cpu = new CpuMeter();
                 long start = System.nanoTime();
+                if (join) {
+                    if (!Offsets.awaitCommittedThroughInternalTopics(admin, group, List.of(topic, topic + "-hosts"),
+                            3, Duration.ofMinutes(10), committed -> { })) {
+                        throw new IllegalStateException("the pipeline did not finish within 10 minutes");
+                    }
+                }
                 while (Offsets.uncommitted(admin, group, topic) > 0) {
                     if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(10)) {
                         throw new IllegalStateException("the pipeline did not finish within 10 minutes");
@@ -118,8 +157,8 @@ final class InputBench {
                 phase = new BenchCommand.Phase(written / seconds, usage.microsPerRow(written), usage.machineBusy());
             }
         }
-        if (memoryDir == null) {
-            return new Result(phase, null);
+        if (memoryDir == null || join) {
+            return new Result(phase, null); // a join's memory is its state stores': not what this measures
         }
         // The same records again, by rowflow run in a JVM of its own, into tables of its own.
         Map<String, Object> memoryProps = new LinkedHashMap<>(props);
@@ -170,6 +209,13 @@ final class InputBench {
         System.arraycopy(after, 0, change, head.length, after.length);
         System.arraycopy(tail, 0, change, head.length + after.length, tail.length);
         return change;
+    }
+
+    /** A host's row as the snapshot read of a Debezium connector, without schemas. */
+    private static byte[] hostChange(String host) {
+        return ("{\"before\":null,\"after\":{\"hostname\":\"" + host + "\",\"datacenter\":\"dc-" + (host.hashCode() & 3)
+                + "\"},\"source\":{\"connector\":\"postgresql\",\"db\":\"bench\",\"table\":\"hosts\",\"ts_ms\":0},"
+                + "\"op\":\"r\",\"ts_ms\":0}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The event as a JSON object with the Avro record's field names. */
