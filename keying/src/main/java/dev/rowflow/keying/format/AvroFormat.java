@@ -96,12 +96,12 @@ public final class AvroFormat implements RecordFormat {
         String at = "";
         for (Object step : path.steps()) {
             schema = nonNull(schema);
-            if (step instanceof Integer) {
+            if (!(step instanceof String)) { // an index or [*]
                 if (schema.getType() != Schema.Type.ARRAY) {
                     return Optional.of(describe(reader, at) + " is no array, so " + path + " has no element there");
                 }
                 schema = schema.getElementType();
-                at = at + "[" + step + "]";
+                at = at + (step instanceof Integer ? "[" + step + "]" : step);
                 continue;
             }
             String name = (String) step;

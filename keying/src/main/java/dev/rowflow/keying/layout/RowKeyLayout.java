@@ -60,7 +60,8 @@ public final class RowKeyLayout {
         }
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (KeyPart part : this.parts) {
-            if (!seen.add(part.field())) {
+            // A number is a constant (a record-type byte), the same in every key: it may stand twice.
+            if (!seen.add(part.field()) && !part.field().matches("-?[0-9]+")) {
                 throw new IllegalArgumentException(part.field() + " is in the key twice: a key holds each field once");
             }
         }

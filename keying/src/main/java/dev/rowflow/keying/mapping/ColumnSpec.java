@@ -13,12 +13,14 @@ import java.util.List;
  * columns := entry ("," entry)*
  * entry   := value [":" type] ["=" qualifier] one value; the qualifier defaults to the path as written
  * value   := path | expression               an {@link Expression} other than a path needs a qualifier
- * type    := text | long | number | bool | json   what the value must be (see {@link ValueType})
+ * type    := text | long | number | bool | json | int32 | int64   what the value must be (see {@link ValueType})
  *          | [path "."] "*" ["=" prefix "*"] every other leaf under path (or the whole record)
  * </pre>
  * A wildcard takes every leaf under its path that no explicit entry names: objects are descended
  * into, each leaf's qualifier is its dotted path below the wildcard's path appended to the prefix
- * (by default the wildcard's own path and a dot), arrays are one leaf (compact JSON). Examples:
+ * (by default the wildcard's own path and a dot), arrays below it are one leaf (compact JSON); a
+ * wildcard whose path is an array takes each element under its 0-based position
+ * ({@code phoneNumbers.*=p*}: {@code p0}, {@code p1}...). Examples:
  * {@code message=m} (qualifier {@code m}), {@code log.level} (qualifier {@code log.level}),
  * {@code labels.*} ({@code labels.app}, {@code labels.team}...), {@code attributes.*=a.*}
  * ({@code a.pid}), {@code *=f.*} (every leaf, {@code f.host.name}...).

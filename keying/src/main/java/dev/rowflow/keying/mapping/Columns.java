@@ -22,7 +22,7 @@ import java.util.function.Function;
 /**
  * The cells of a mapping's data row: its explicit columns (a path to a qualifier), then its
  * wildcard columns (a cell per leaf under a path that no explicit column names, the qualifier a
- * prefix plus the leaf's dotted path). Each value is encoded once by {@link RecordTree#cellBytes}
+ * prefix plus the leaf's dotted path; under an array, each element's 0-based position). Each value is encoded once by {@link RecordTree#cellBytes}
  * and checked against the cell size limit; a missing or null value writes no cell.
  *
  * <p>Thread-safe; its only state after construction is the cache of leaf paths its wildcards have
@@ -102,7 +102,8 @@ final class Columns {
                         "is " + RecordTree.kind(value) + ", where column " + column.name + " takes "
                                 + column.type.expected());
             }
-            cells.add(new Cell(family, column.qualifier, cellBytes(column.value.text(), value)));
+            byte[] binary = column.type == null ? null : column.type.binary(value);
+            cells.add(new Cell(family, column.qualifier, binary != null ? binary : cellBytes(column.value.text(), value)));
         }
         int explicitCells = cells.size();
         boolean dotted = false;
@@ -110,12 +111,27 @@ final class Columns {
             Object under = wildcard.path == null ? record : wildcard.path.resolve(record);
             if (under instanceof Map<?, ?> object) {
                 dotted |= walk(wildcard.root, object, cells);
+            } else if (under instanceof List<?> array && wildcard.path != null) {
+                // A wildcard over an array: each element under its 0-based position (phones.*=p* -> p0, p1).
+                for (int i = 0; i < array.size(); i++) {
+                    dotted |= visit(wildcard.root, Integer.toString(i), array.get(i), cells);
+                }
             }
         }
         if (dotted) {
             dropRepeatedLeaves(cells, explicitCells);
         }
         return cells;
+    }
+
+    /** The type of the explicit column that keeps {@code value}'s value, or null (untyped, a wildcard's leaf). */
+    ValueType typeOf(Expression value) {
+        for (Column column : columns) {
+            if (column.value.equals(value)) {
+                return column.type;
+            }
+        }
+        return null;
     }
 
     /** The qualifier the data row keeps {@code value}'s value under, or null. */

@@ -64,10 +64,12 @@ public final class EventMapping {
     private final KeyPlan summary;
     /** The TTL of a record's rows, or null for the tables'. */
     private final Expression ttl;
+    private final List<ElementRows> elementRows;
 
     private EventMapping(MappingSpec spec, Expression timePath, KeyPlan data, Columns columns,
-                         List<Index> indexes, KeyPlan summary, Expression ttl) {
+                         List<Index> indexes, KeyPlan summary, Expression ttl, List<ElementRows> elementRows) {
         this.ttl = ttl;
+        this.elementRows = elementRows;
         this.spec = spec;
         this.timePath = timePath;
         this.family = bytes(spec.family());
@@ -133,11 +135,13 @@ public final class EventMapping {
             KeyPlan plan = KeyPlan.of(Piece.INDEX_KEY, index.name(), "index " + index.name() + " key", index.keyLayout(),
                     layouts, timePath, yield);
             byte[][] storedAs = new byte[plan.paths.length][];
+            ValueType[] storedTypes = new ValueType[plan.paths.length];
             for (int i = 0; i < plan.paths.length; i++) {
                 if (plan.paths[i] == null) {
                     continue; // the event time: the data row's cell timestamp
                 }
                 storedAs[i] = columns.qualifierOf(plan.paths[i]);
+                storedTypes[i] = columns.typeOf(plan.paths[i]);
                 if (storedAs[i] == null) {
                     throw new MappingException(Piece.INDEX_KEY, index.name(), "index " + index.name() + " key '"
                             + index.keyLayout() + "': part " + plan.paths[i] + " is in no column of the data row, so "
@@ -145,7 +149,7 @@ public final class EventMapping {
                             + " to the columns", null);
                 }
             }
-            indexes.add(new Index(index.name(), index.table(), plan, storedAs, index.skipWhenMissing(),
+            indexes.add(new Index(index.name(), index.table(), plan, storedAs, storedTypes, index.skipWhenMissing(),
                     new java.util.concurrent.atomic.LongAdder()));
         }
         KeyPlan summary = null;
@@ -171,8 +175,29 @@ public final class EventMapping {
                 throw new MappingException(Piece.TTL, null, e.getMessage(), e);
             }
         }
+        List<ElementRows> elementRows = new ArrayList<>();
+        for (MappingSpec.ElementRowsSpec rows : spec.elementRows()) {
+            if (spec.timeBucketMillis() > 0) {
+                throw new MappingException(Piece.TIME_BUCKET, "rows as columns keep a record in one cell: it makes no "
+                        + "rows per array element (rows " + rows.name() + ")");
+            }
+            elementRows.add(ElementRows.compile(rows, bytes(spec.family()), spec.maxCellBytes(), layouts, timePath,
+                    yield));
+        }
+        for (Expression read : data.paths) {
+            if (read != null && !read.elementSources().isEmpty()) {
+                throw new MappingException(Piece.DATA_KEY, "data key '" + spec.keyLayout() + "': " + read + " reads "
+                        + "what only a row made per array element has ($position, $ordinal)");
+            }
+        }
+        for (ColumnSpec column : spec.columns()) {
+            if (!column.wildcard() && !column.value().elementSources().isEmpty()) {
+                throw new MappingException(Piece.COLUMNS, "column '" + column.spec() + "' reads what only a row made "
+                        + "per array element has ($position, $ordinal)");
+            }
+        }
         return new EventMapping(spec, timePath, data, columns,
-                List.copyOf(indexes), summary, ttl);
+                List.copyOf(indexes), summary, ttl, List.copyOf(elementRows));
     }
 
     public MappingSpec spec() {
@@ -202,12 +227,15 @@ public final class EventMapping {
         if (summary != null) {
             tables.put(spec.summary().table(), summary.layout);
         }
+        for (ElementRows rows : elementRows) {
+            tables.putIfAbsent(rows.spec().table(), rows.layout());
+        }
         return tables;
     }
 
     /** The family of each table this mapping writes. */
     public byte[] familyOf(TableRole table) {
-        if (table == spec.dataTable()) {
+        if (table == spec.dataTable() || elementRows.stream().anyMatch(rows -> rows.spec().table() == table)) {
             return family;
         }
         if (spec.summary() != null && table == spec.summary().table()) {
@@ -223,6 +251,11 @@ public final class EventMapping {
     public long indexRowsSkipped(String name) {
         return indexes.stream().filter(index -> index.name.equals(name)).mapToLong(index -> index.skipped.sum())
                 .sum();
+    }
+
+    /** Whether it makes rows per array element (after the data and index rows of {@link #rowsOf}). */
+    public boolean hasElementRows() {
+        return !elementRows.isEmpty();
     }
 
     /** The index tables, in declared order. */
@@ -312,7 +345,8 @@ public final class EventMapping {
     }
 
     /**
-     * The rows of one record: the data row, then one row per index.
+     * The rows of one record: the data row, then one row per index, then its rows per array
+     * element, kind by kind.
      *
      * @param canonical the whole record as its format keeps it (for rows as columns)
      * @throws InvalidEventException if a value cannot be what the mapping makes of it
@@ -324,6 +358,7 @@ public final class EventMapping {
     /** The same, for a record whose sources the mapping's expressions may read. */
     public List<Row> rowsOf(Map<String, Object> record, RecordSource source, Supplier<byte[]> canonical,
                             long eventTime) {
+        source.withValue(canonical);
         if (spec.timeBucketMillis() > 0) {
             return List.of(bucketRow(record, source, canonical, eventTime));
         }
@@ -344,6 +379,9 @@ public final class EventMapping {
             }
             rows.add(new Row(index.table, index.plan.layout.encodeParts(values), eventTime,
                     List.of(new Cell(INDEX_FAMILY, DATA_ROW_KEY, dataKey)), ttlMillis));
+        }
+        for (ElementRows element : elementRows) {
+            element.addRows(record, source, eventTime, ttlMillis, rows);
         }
         return rows;
     }
@@ -444,12 +482,26 @@ public final class EventMapping {
                 if (stored == null) {
                     return Optional.empty();
                 }
-                String text = new String(stored, StandardCharsets.UTF_8);
-                values[i] = plan.textual[i] ? text : parseStoredLong(plan.paths[i], text);
+                values[i] = storedValue(index.storedTypes[i], stored, plan.textual[i], plan.paths[i]);
             }
             return Optional.of(indexRow(table, plan.layout.encodeParts(values), dataRowKey, timestamp));
         }
         throw new IllegalArgumentException("no index table " + table + " in this mapping");
+    }
+
+    /** A key part's value from the cell its column keeps it in. */
+    private static Object storedValue(ValueType type, byte[] stored, boolean textual, Expression path) {
+        if (type == ValueType.INT32 || type == ValueType.INT64) {
+            if (stored.length != (type == ValueType.INT32 ? Integer.BYTES : Long.BYTES)) {
+                throw new InvalidEventException(path.text(), stored.length + " bytes", "is stored in a " + type.token()
+                        + " column of another length");
+            }
+            long number = type == ValueType.INT32 ? java.nio.ByteBuffer.wrap(stored).getInt()
+                    : java.nio.ByteBuffer.wrap(stored).getLong();
+            return textual ? Long.toString(number) : number;
+        }
+        String text = new String(stored, StandardCharsets.UTF_8);
+        return textual ? text : parseStoredLong(path, text);
     }
 
     private static long parseStoredLong(Expression path, String text) {
@@ -475,7 +527,8 @@ public final class EventMapping {
     // ---------------------------------------------------------------- compiled pieces
 
     /** @param skipped records that had no row in this sparse index, since start */
-    private record Index(String name, TableRole table, KeyPlan plan, byte[][] storedAs, boolean skipWhenMissing,
+    private record Index(String name, TableRole table, KeyPlan plan, byte[][] storedAs, ValueType[] storedTypes,
+                         boolean skipWhenMissing,
                          java.util.concurrent.atomic.LongAdder skipped) {
     }
 

@@ -35,7 +35,9 @@ import java.util.regex.PatternSyntaxException;
  * choice   := primary ("|" primary)*             the first with a value: coalesce
  * primary  := literal | "(" expr ")" | name "(" [expr ("," expr)*] ")" ["[" index "]"] | source | path
  * literal  := 'text' ('' is a quote) | -?digits[.digits] | true | false
- * source   := $key[.path] | $header.name | $topic | $partition | $offset | $timestamp
+ * source   := $key[.path] | $header.name | $topic | $partition | $offset | $timestamp | $value
+ *           | $op | $before[.path] | $after[.path] | $source[.path]     (change events)
+ *           | $position.alias | $ordinal                             (rows per array element)
  * </pre>
  * A path is {@link FieldPath}'s syntax; quote a name that is a keyword, a number or starts with
  * {@code $} ({@code "not"}, {@code "200"}, {@code "$id"}). Text literals take single quotes
@@ -149,6 +151,11 @@ public final class Expression {
         return root instanceof PathNode p ? Optional.of(p.path) : Optional.empty();
     }
 
+    /** Whether it is a literal: the same value for every record ({@code 49} as a key's record-type byte). */
+    public boolean isConstant() {
+        return root instanceof Literal;
+    }
+
     /** The paths of the record's value it reads, in order, each fallback's alternatives one by one. */
     public List<FieldPath> paths() {
         List<FieldPath> paths = new ArrayList<>();
@@ -164,6 +171,16 @@ public final class Expression {
         List<Source> sources = new ArrayList<>();
         root.forEachSource(sources::add);
         return sources.stream().filter(Source::ofChanges).findFirst().map(source -> "$" + source.token);
+    }
+
+    /**
+     * The aliases of the {@code $position.<alias>} it reads, and {@code ""} for {@code $ordinal}:
+     * what only a row made per array element has.
+     */
+    public List<String> elementSources() {
+        List<String> names = new ArrayList<>();
+        root.forEachElementSource(names::add);
+        return names;
     }
 
     /** Whether it reads the record's value only (no {@code $key}, {@code $header}... source). */
@@ -265,6 +282,11 @@ public final class Expression {
         default void forEachSource(java.util.function.Consumer<Source> action) {
             children().forEach(child -> child.forEachSource(action));
         }
+
+        /** Gives {@code action} the alias of each {@code $position} it reads, {@code ""} for {@code $ordinal}. */
+        default void forEachElementSource(java.util.function.Consumer<String> action) {
+            children().forEach(child -> child.forEachElementSource(action));
+        }
     }
 
     private record Literal(Object value, Kind kind) implements Node {
@@ -309,6 +331,13 @@ public final class Expression {
         }
 
         @Override
+        public void forEachElementSource(java.util.function.Consumer<String> action) {
+            if (source.ofElements()) {
+                action.accept(source == Source.POSITION ? header : "");
+            }
+        }
+
+        @Override
         public Object eval(Map<String, Object> record, RecordSource meta) {
             Object value = meta.get(source, header);
             if (under == null || value == null) {
@@ -326,8 +355,8 @@ public final class Expression {
         public Kind kind() {
             return switch (source) {
                 case TOPIC, HEADER, OP -> Kind.TEXT;
-                case PARTITION, OFFSET, TIMESTAMP -> Kind.LONG;
-                case KEY, BEFORE, AFTER, SOURCE -> Kind.ANY;
+                case PARTITION, OFFSET, TIMESTAMP, POSITION, ORDINAL -> Kind.LONG;
+                case KEY, BEFORE, AFTER, SOURCE, VALUE -> Kind.ANY;
             };
         }
 
@@ -695,6 +724,24 @@ public final class Expression {
                     return null;
                 }
                 return Arrays.asList((Object[]) v.split(Pattern.quote(separator), -1));
+            }
+        },
+        /** The number of elements of an array (or {@code split} list), of entries of an object. */
+        SIZE("size", Kind.LONG, false, Kind.ANY) {
+            @Override
+            Object apply(Call c, Map<String, Object> r, RecordSource s) {
+                Object v = c.arg(0, r, s);
+                if (absent(v)) {
+                    return null;
+                }
+                if (v instanceof List<?> list) {
+                    return (long) list.size();
+                }
+                if (v instanceof Map<?, ?> object) {
+                    return (long) object.size();
+                }
+                throw new InvalidEventException(c.text, describe(v), "is " + RecordTree.kind(v)
+                        + ", where size takes an array or an object");
             }
         },
         TEXT("text", Kind.TEXT, false, Kind.ANY) {
@@ -1145,13 +1192,15 @@ public final class Expression {
                 Source source = Source.of(name);
                 if (source == null) {
                     throw new Refusal("unknown source '$" + name + "' at offset " + start + " (sources: $key, $header.name,"
-                            + " $topic, $partition, $offset, $timestamp; of change events $op, $before, $after, $source;"
+                            + " $topic, $partition, $offset, $timestamp, $value; of change events $op, $before, $after, $source; of rows per"
+                            + " element $position.alias, $ordinal;"
                             + " quote a field named $" + name + ": \"$" + name + "\")", null);
                 }
                 String rest = dot < 0 ? null : word.substring(dot + 1);
-                if (source == Source.HEADER) {
+                if (source.named()) {
                     if (rest == null || rest.isEmpty()) {
-                        throw new Refusal("$header needs a name: $header.trace-id", null);
+                        throw new Refusal("$" + name + " needs a name: " + (source == Source.HEADER ? "$header.trace-id"
+                                : "$position.item"), null);
                     }
                     return new SourceNode(source, rest.startsWith("\"") && rest.endsWith("\"") && rest.length() > 1
                             ? rest.substring(1, rest.length() - 1) : rest, null);

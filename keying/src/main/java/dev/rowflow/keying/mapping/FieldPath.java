@@ -16,6 +16,7 @@ import java.util.Map;
  *          (so {@code @timestamp}, {@code log-file}, {@code $id} are names)
  * quoted:= any characters, {@code \"} and {@code \\} escaped (a name with dots, spaces, colons...)
  * index := 0 | [1-9][0-9]*      (an array element, 0-based)
+ *        | "*"                     (every element, as JSONPath's [*])
  * </pre>
  * Examples: {@code host.name}, {@code @timestamp}, {@code tags[0]}, {@code kubernetes.labels."app.kubernetes.io/name"}.
  *
@@ -33,12 +34,28 @@ import java.util.Map;
  * runs into a scalar, a missing key or an index past the end of an array yields {@code null}
  * (absent); a JSON {@code null} yields {@link RecordTree#NULL}.
  *
+ * <p><b>Every element</b>: a path with {@code [*]} yields the list of what the rest of the path
+ * finds in each element of the array (absent and null values left out), the lists of further
+ * {@code [*]} steps flattened into it: {@code shippingLocations[*].lineItems[*]} is every line
+ * item of every location, {@code size(...)} of it their number. An absent array yields absent,
+ * an empty one an empty list.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class FieldPath {
     private final String text;
-    /** Each step: a {@link String} name or an {@link Integer} array index. */
+    /** The step {@code [*]}: every element of an array. */
+    public static final Object EVERY = new Object() {
+        @Override
+        public String toString() {
+            return "[*]";
+        }
+    };
+
+    /** Each step: a {@link String} name, an {@link Integer} array index or {@link #EVERY}. */
     private final Object[] steps;
+    /** Whether a {@code [*]} step comes at or after each step: its results are lists to flatten. */
+    private final boolean[] everyFrom;
     /**
      * For each step {@code i} that is a name: the keys to try when {@code steps[i]} is absent,
      * {@code steps[i].steps[i+1]...steps[j]} for each following name step {@code j}, computed
@@ -52,6 +69,7 @@ public final class FieldPath {
         this.text = text;
         this.steps = alternatives[0].steps;
         this.dottedKeys = alternatives[0].dottedKeys;
+        this.everyFrom = alternatives[0].everyFrom;
         this.alternatives = alternatives;
     }
 
@@ -59,6 +77,10 @@ public final class FieldPath {
         this.text = text;
         this.steps = steps;
         this.alternatives = null;
+        this.everyFrom = new boolean[steps.length + 1];
+        for (int i = steps.length - 1; i >= 0; i--) {
+            everyFrom[i] = everyFrom[i + 1] || steps[i] == EVERY;
+        }
         this.dottedKeys = new String[steps.length][];
         for (int i = 0; i < steps.length; i++) {
             if (!(steps[i] instanceof String first)) {
@@ -175,8 +197,13 @@ public final class FieldPath {
                     throw error(text, i, "an index such as [0] closed by ']'");
                 }
                 String digits = text.substring(i + 1, close);
+                if (digits.equals("*")) {
+                    steps.add(EVERY);
+                    i = close + 1;
+                    continue;
+                }
                 if (!digits.matches("0|[1-9][0-9]{0,8}")) {
-                    throw error(text, i + 1, "an array index (0, 1, 2...)");
+                    throw error(text, i + 1, "an array index (0, 1, 2...) or *");
                 }
                 steps.add(Integer.valueOf(digits));
                 i = close + 1;
@@ -203,7 +230,10 @@ public final class FieldPath {
         return text;
     }
 
-    /** The steps: each a {@link String} name or an {@link Integer} array index (of the first fallback). */
+    /**
+     * The steps: each a {@link String} name, an {@link Integer} array index or {@link #EVERY} (of
+     * the first fallback).
+     */
     public List<Object> steps() {
         return List.of(steps);
     }
@@ -211,6 +241,11 @@ public final class FieldPath {
     /** The paths tried in order: this one alone unless it has fallbacks. */
     public List<FieldPath> alternatives() {
         return alternatives == null ? List.of(this) : List.of(alternatives);
+    }
+
+    /** Whether a step of this path (of any fallback) is {@code [*]}: it yields a list. */
+    public boolean hasEvery() {
+        return alternatives == null ? everyFrom[0] : java.util.Arrays.stream(alternatives).anyMatch(FieldPath::hasEvery);
     }
 
     /** Whether this path has fallbacks ({@code a | b}). */
@@ -276,6 +311,24 @@ public final class FieldPath {
             return node;
         }
         Object step = steps[from];
+        if (step == EVERY) {
+            if (!(node instanceof List<?> list)) {
+                return null;
+            }
+            List<Object> found = new ArrayList<>(list.size());
+            for (Object element : list) {
+                Object value = resolve(element, from + 1);
+                if (value == null || value == RecordTree.NULL) {
+                    continue;
+                }
+                if (everyFrom[from + 1] && value instanceof List<?> further) {
+                    found.addAll(further);
+                } else {
+                    found.add(value);
+                }
+            }
+            return found;
+        }
         if (step instanceof Integer index) {
             if (node instanceof List<?> list && index < list.size()) {
                 return resolve(list.get(index), from + 1);

@@ -56,7 +56,7 @@ final class KeyPlan {
         for (int i = 0; i < paths.length; i++) {
             KeyPart part = parts.get(i);
             Expression path = parse(what + " '" + spec + "', part " + part.spec(), part.field());
-            if (seen.put(path, part.spec()) != null) {
+            if (!path.isConstant() && seen.put(path, part.spec()) != null) {
                 throw new IllegalArgumentException(what + " '" + spec + "': " + path + " is in the key twice");
             }
             textual[i] = part.encoding().textual();

@@ -23,7 +23,13 @@ public final class MappingException extends IllegalArgumentException {
         /** The summary table's key layout. */
         SUMMARY_KEY,
         /** The expression of the rows' TTL. */
-        TTL
+        TTL,
+        /** Rows per array element: {@code each}; {@link #index()} names the kind of rows. */
+        ELEMENT_EACH,
+        /** Rows per array element: the key layout; {@link #index()} names the kind of rows. */
+        ELEMENT_KEY,
+        /** Rows per array element: the columns; {@link #index()} names the kind of rows. */
+        ELEMENT_COLUMNS
     }
 
     private final Piece piece;
@@ -44,7 +50,10 @@ public final class MappingException extends IllegalArgumentException {
         return piece;
     }
 
-    /** The index's name when the piece is {@link Piece#INDEX_KEY}, otherwise null. */
+    /**
+     * The index's name when the piece is {@link Piece#INDEX_KEY}, the kind of rows' of an
+     * {@code ELEMENT_} piece, otherwise null.
+     */
     public String index() {
         return index;
     }

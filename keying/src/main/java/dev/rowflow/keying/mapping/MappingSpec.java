@@ -27,11 +27,21 @@ import java.util.Objects;
  *                         record's timestamp
  * @param ttl              an expression of the TTL in ms of the record's data and index rows
  *                         ({@code Mutation#setTTL}), or null: the tables' own
+ * @param elementRows      rows made per element of an array of the record, each kind in order
  */
 public record MappingSpec(TableRole dataTable, String family, String keyLayout, List<ColumnSpec> columns,
                           String timePath, TimeFormat timeFormat, boolean recordTimeWhenMissing,
                           long timeBucketMillis, List<IndexSpec> indexes, SummarySpec summary, int maxCellBytes,
-                          TimestampPolicy timestamps, String ttl) {
+                          TimestampPolicy timestamps, String ttl, List<ElementRowsSpec> elementRows) {
+
+    /** A mapping that makes no rows per array element. */
+    public MappingSpec(TableRole dataTable, String family, String keyLayout, List<ColumnSpec> columns,
+                       String timePath, TimeFormat timeFormat, boolean recordTimeWhenMissing,
+                       long timeBucketMillis, List<IndexSpec> indexes, SummarySpec summary, int maxCellBytes,
+                       TimestampPolicy timestamps, String ttl) {
+        this(dataTable, family, keyLayout, columns, timePath, timeFormat, recordTimeWhenMissing, timeBucketMillis,
+                indexes, summary, maxCellBytes, timestamps, ttl, List.of());
+    }
 
     /** A mapping whose rows take their tables' TTL. */
     public MappingSpec(TableRole dataTable, String family, String keyLayout, List<ColumnSpec> columns,
@@ -59,18 +69,25 @@ public record MappingSpec(TableRole dataTable, String family, String keyLayout, 
         Objects.requireNonNull(timestamps, "timestamps");
         columns = List.copyOf(columns);
         indexes = List.copyOf(indexes);
+        elementRows = List.copyOf(elementRows);
     }
 
     /** This mapping under another timestamp policy. */
     public MappingSpec withTimestamps(TimestampPolicy policy) {
         return new MappingSpec(dataTable, family, keyLayout, columns, timePath, timeFormat, recordTimeWhenMissing,
-                timeBucketMillis, indexes, summary, maxCellBytes, policy, ttl);
+                timeBucketMillis, indexes, summary, maxCellBytes, policy, ttl, elementRows);
     }
 
     /** This mapping with the TTL of each record's rows from an expression (null: the tables'). */
     public MappingSpec withTtl(String expression) {
         return new MappingSpec(dataTable, family, keyLayout, columns, timePath, timeFormat, recordTimeWhenMissing,
-                timeBucketMillis, indexes, summary, maxCellBytes, timestamps, expression);
+                timeBucketMillis, indexes, summary, maxCellBytes, timestamps, expression, elementRows);
+    }
+
+    /** This mapping making these rows per array element too. */
+    public MappingSpec withElementRows(List<ElementRowsSpec> rows) {
+        return new MappingSpec(dataTable, family, keyLayout, columns, timePath, timeFormat, recordTimeWhenMissing,
+                timeBucketMillis, indexes, summary, maxCellBytes, timestamps, ttl, rows);
     }
 
     /**
@@ -99,6 +116,34 @@ public record MappingSpec(TableRole dataTable, String family, String keyLayout, 
             if (periodMillis <= 0) {
                 throw new IllegalArgumentException("a summary period must be positive, got " + periodMillis + " ms");
             }
+        }
+    }
+
+    /**
+     * Rows made per element of an array in the record, as SQL's {@code UNNEST ... WITH ORDINALITY}
+     * makes them: an order's shipping locations and line items, each a row of its own (seed 002,
+     * 1.11.3.2), in the data table or another.
+     *
+     * <p>{@code each} names the arrays, outermost first, and the alias each element is read under:
+     * {@code shippingLocations as location, location.lineItems as item} makes one row per line
+     * item of each location. The key layout and the columns read the record as it is plus each
+     * alias's element ({@code item.quantity}, {@code location.city}, {@code orderNumber}),
+     * {@code $position.<alias>} (the element's 1-based position in its array) and
+     * {@code $ordinal} (the row's 1-based number among the record's rows of this kind: line items
+     * counted across all locations). A part over the time path takes the event time. An absent or
+     * null array makes no rows; a null element makes no row (the positions of the others stay).
+     * The rows take the record's event time and TTL, and the data table's family.
+     *
+     * @param name the kind of rows, for messages and configuration keys
+     */
+    public record ElementRowsSpec(String name, TableRole table, String each, String keyLayout,
+                                  List<ColumnSpec> columns) {
+        public ElementRowsSpec {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(each, "each");
+            Objects.requireNonNull(keyLayout, "keyLayout");
+            columns = List.copyOf(columns);
         }
     }
 }

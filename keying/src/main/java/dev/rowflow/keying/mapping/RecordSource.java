@@ -11,7 +11,10 @@ import java.util.function.Function;
  * {@code $key} (the record key), {@code $header.<name>}, {@code $topic}, {@code $partition},
  * {@code $offset} and {@code $timestamp} (the record's timestamp in ms); of a change event also
  * {@code $op} (its operation code: c, r, u, d), {@code $before}, {@code $after} (the row images)
- * and {@code $source} (where the change comes from: {@code $source.lsn}, {@code $source.ts_ms}).
+ * and {@code $source} (where the change comes from: {@code $source.lsn}, {@code $source.ts_ms});
+ * {@code $value}, the record's value as its format keeps it (bytes); and in the rows a mapping
+ * makes per array element, {@code $position.<alias>} (the element's 1-based position in its
+ * array) and {@code $ordinal} (the row's 1-based number among the record's rows of its kind).
  *
  * <p>The key is read when first asked for, once per record: as JSON if its bytes are one JSON
  * value (an object, so {@code $key.id} finds {@code {"id":7}}; a number; a string), else as UTF-8
@@ -35,6 +38,10 @@ public final class RecordSource {
     private Map<String, Object> before;
     private Map<String, Object> after;
     private Map<String, Object> changeSource;
+    private java.util.function.Supplier<byte[]> value;
+    /** Of an element row: the 1-based position of each alias's element, and the row's number. */
+    private Map<String, Long> positions;
+    private long ordinal;
 
     /**
      * @param topic     the topic, or null where unknown
@@ -69,6 +76,26 @@ public final class RecordSource {
         return this;
     }
 
+    /** Makes {@code $value} read the record's value as its format keeps it; returns this. */
+    RecordSource withValue(java.util.function.Supplier<byte[]> value) {
+        this.value = value;
+        return this;
+    }
+
+    /**
+     * The source of one row made per array element: this record's, with {@code $position.<alias>}
+     * and {@code $ordinal}.
+     */
+    RecordSource ofElement(Map<String, Long> positions, long ordinal) {
+        RecordSource element = new RecordSource(topic, partition, offset, timestamp, key, headers);
+        element.keyValue = keyValue;
+        element.withChange(op, before, after, changeSource);
+        element.value = value;
+        element.positions = positions;
+        element.ordinal = ordinal;
+        return element;
+    }
+
     public long timestamp() {
         return timestamp;
     }
@@ -93,6 +120,9 @@ public final class RecordSource {
             case BEFORE -> before;
             case AFTER -> after;
             case SOURCE -> changeSource;
+            case VALUE -> value == null ? null : value.get();
+            case POSITION -> positions == null ? null : positions.get(header);
+            case ORDINAL -> ordinal > 0 ? (Object) ordinal : null;
         };
     }
 
@@ -131,7 +161,8 @@ public final class RecordSource {
     /** The sources, by the name after the {@code $}. */
     enum Source {
         KEY("key"), HEADER("header"), TOPIC("topic"), PARTITION("partition"), OFFSET("offset"),
-        TIMESTAMP("timestamp"), OP("op"), BEFORE("before"), AFTER("after"), SOURCE("source");
+        TIMESTAMP("timestamp"), OP("op"), BEFORE("before"), AFTER("after"), SOURCE("source"), VALUE("value"),
+        POSITION("position"), ORDINAL("ordinal");
 
         final String token;
 
@@ -142,6 +173,16 @@ public final class RecordSource {
         /** Whether only a change event has it. */
         boolean ofChanges() {
             return this == OP || this == BEFORE || this == AFTER || this == SOURCE;
+        }
+
+        /** Whether only a row made per array element has it. */
+        boolean ofElements() {
+            return this == POSITION || this == ORDINAL;
+        }
+
+        /** Whether the source takes a name ({@code $header.trace-id}, {@code $position.item}). */
+        boolean named() {
+            return this == HEADER || this == POSITION;
         }
 
         /** Whether the source's value is a tree whose fields a path may name ({@code $key.id}, {@code $source.lsn}). */

@@ -5,8 +5,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a typed column's value must be ({@code status:long=s}). A value of another kind is the
- * record's fault: no conversion is made silently (text "200" is not a long, 200 is not text).
+ * What a typed column's value must be ({@code status:long=s}), and for {@code int32} and
+ * {@code int64} how it is stored. A value of another kind is the record's fault: no conversion is
+ * made silently (text "200" is not a long, 200 is not text).
+ *
+ * <p>Every type but {@code int32} and {@code int64} stores its value as text, as an untyped column
+ * does; those two store it as 4 or 8 bytes, big-endian two's complement -- HBase's
+ * {@code Bytes.toBytes(int)} and {@code Bytes.toBytes(long)}, what {@code Bytes.toInt} and
+ * {@code Bytes.toLong} read back.
  */
 public enum ValueType {
     /** A string. */
@@ -18,7 +24,11 @@ public enum ValueType {
     /** true or false. */
     BOOL("bool", "a boolean"),
     /** An object or an array, stored as compact JSON. */
-    JSON("json", "an object or an array");
+    JSON("json", "an object or an array"),
+    /** A whole number of 32 bits, stored as 4 bytes. */
+    INT32("int32", "a whole number of 32 bits"),
+    /** A whole number of 64 bits, stored as 8 bytes. */
+    INT64("int64", "a whole number of 64 bits");
 
     private final String token;
     private final String expected;
@@ -47,6 +57,20 @@ public enum ValueType {
             case NUMBER -> value instanceof Number;
             case BOOL -> value instanceof Boolean;
             case JSON -> value instanceof Map || value instanceof List;
+            case INT32 -> LONG.accepts(value) && ((Number) value).longValue() == ((Number) value).intValue();
+            case INT64 -> LONG.accepts(value);
+        };
+    }
+
+    /**
+     * The cell of a value this type {@link #accepts}: 4 or 8 big-endian bytes for {@code int32}
+     * and {@code int64}, null for the types stored as text.
+     */
+    public byte[] binary(Object value) {
+        return switch (this) {
+            case INT32 -> java.nio.ByteBuffer.allocate(Integer.BYTES).putInt(((Number) value).intValue()).array();
+            case INT64 -> java.nio.ByteBuffer.allocate(Long.BYTES).putLong(((Number) value).longValue()).array();
+            default -> null;
         };
     }
 

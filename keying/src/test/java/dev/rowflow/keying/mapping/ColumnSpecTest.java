@@ -27,7 +27,7 @@ class ColumnSpecTest {
         assertThat(columns).noneMatch(ColumnSpec::noCellOnMismatch);
         assertThat(ColumnSpec.parseList("status:long=s", true)).allMatch(ColumnSpec::noCellOnMismatch);
         assertRefused("status:integer=s", "column 'status:integer=s': unknown type 'integer' (types: text, long, "
-                + "number, bool, json)");
+                + "number, bool, json, int32, int64)");
     }
 
     @Test
@@ -106,6 +106,6 @@ class ColumnSpecTest {
         assertRefused("a..b=x", "column 'a..b=x': field path 'a..b': expected a name or a quoted \"name\" at offset 2");
         assertRefused("=x", "column '=x': a field path or expression must not be empty");
         assertRefused("a.*.b", "column 'a.*.b': field path 'a.*.b': expected a name or a quoted \"name\" at offset 2");
-        assertRefused("a[x].*", "column 'a[x].*': field path 'a[x]': expected an array index (0, 1, 2...) at offset 2");
+        assertRefused("a[x].*", "column 'a[x].*': field path 'a[x]': expected an array index (0, 1, 2...) or * at offset 2");
     }
 }

@@ -3,12 +3,21 @@ package dev.rowflow.keying.order;
 import dev.rowflow.events.Customer;
 import dev.rowflow.events.Order;
 import dev.rowflow.keying.EventSchemas;
+import dev.rowflow.keying.Row;
+import dev.rowflow.keying.format.ReadRecord;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.keying.log.GoldenLogRows;
+import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.keying.mapping.RecordSource;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,6 +50,81 @@ class OrderRowsGoldenTest {
             assertThat(actual.get(i)).as("line %d of the golden rows", i + 1).isEqualTo(expected.get(i));
         }
         assertThat(actual).hasSize(expected.size());
+    }
+
+    /**
+     * The path the orders pipeline takes: each record's bytes read by the preset's Avro formats,
+     * an order's tree joined with its customer's under {@value OrderMapping#CUSTOMER}, the rows
+     * made by the compiled {@link OrderMapping} -- no {@code OrderRows} involved. A record's rows
+     * are compared as a set (the order of the rows one record makes is not written anywhere);
+     * the cells that complete an order written before its customer are the joined order row's
+     * customer cells.
+     */
+    @Test
+    void shouldWriteTheGoldenRowsThroughTheAvroFormatsAndTheDeclaredMappings() {
+        Map<String, List<byte[]>> events = GoldenOrderRows.events();
+        Map<String, Map<String, Object>> customerTrees = new java.util.HashMap<>();
+        for (byte[] bytes : events.get("c")) {
+            Map<String, Object> tree = OrderMapping.customerFormat().read(bytes).tree();
+            customerTrees.put((String) tree.get("customerNumber"), tree);
+        }
+        List<String> expected = GoldenOrderRows.rows();
+        int line = 0;
+        int records = 0;
+        for (GoldenOrderRows.Variant variant : GoldenOrderRows.VARIANTS) {
+            RowKeyLayout layout = RowKeyLayout.parse(variant.layout(), null);
+            EventMapping customers = EventMapping.compile(OrderMapping.customers(layout, variant.customerPlusPlus()),
+                    (UidResolver) null, OrderMapping.customerFormat()::cannotYield);
+            EventMapping orders = EventMapping.compile(OrderMapping.orders(variant.design(), layout,
+                    variant.customerPlusPlus()), (UidResolver) null, OrderMapping::cannotYieldJoined);
+            for (byte[] bytes : events.get("c")) {
+                ReadRecord read = OrderMapping.customerFormat().read(bytes);
+                RecordSource source = RecordSource.ofTimestamp(1_795_000_000_000L);
+                List<String> rows = lines(variant, customers.apply(read.tree(), source, read.canonical()).rows());
+                line = compare(expected, line, rows);
+                records++;
+            }
+            for (byte[] bytes : events.get("o")) {
+                ReadRecord read = OrderMapping.orderFormat().read(bytes);
+                Map<String, Object> joined = new java.util.LinkedHashMap<>(read.tree());
+                Map<String, Object> customer = customerTrees.get((String) joined.get("customerNumber"));
+                if (customer != null) {
+                    joined.put(OrderMapping.CUSTOMER, customer);
+                }
+                List<Row> made = orders.apply(joined, RecordSource.ofTimestamp(0), read.canonical()).rows();
+                List<String> rows = lines(variant, made);
+                if (customer != null) {
+                    Row orderRow = made.get(0);
+                    Set<String> customerCells = Set.of("cn", "cc", "cs", "cz");
+                    rows.add(GoldenLogRows.line(variant.name(), new Row(orderRow.table(), orderRow.key(),
+                            orderRow.timestamp(), orderRow.cells().stream().filter(cell -> customerCells.contains(
+                                    new String(cell.qualifier(), StandardCharsets.UTF_8))).toList())));
+                }
+                line = compare(expected, line, rows);
+                records++;
+            }
+        }
+        assertThat(records).isEqualTo(GoldenOrderRows.VARIANTS.size() * (GoldenOrderRows.CUSTOMERS
+                + GoldenOrderRows.ORDERS));
+        assertThat(line).isEqualTo(expected.size());
+    }
+
+    private static List<String> lines(GoldenOrderRows.Variant variant, List<Row> rows) {
+        List<String> lines = new ArrayList<>();
+        rows.forEach(row -> lines.add(GoldenLogRows.line(variant.name(), row)));
+        return lines;
+    }
+
+    /** Compares one record's rows with the next golden lines, as sets; returns the line after them. */
+    private static int compare(List<String> expected, int from, List<String> actual) {
+        assertThat(from + actual.size()).as("golden lines left at line %d", from + 1)
+                .isLessThanOrEqualTo(expected.size());
+        List<String> golden = new ArrayList<>(expected.subList(from, from + actual.size()));
+        List<String> made = new ArrayList<>(actual);
+        java.util.Collections.sort(golden);
+        java.util.Collections.sort(made);
+        assertThat(made).as("the rows of the record at golden line %d", from + 1).isEqualTo(golden);
+        return from + actual.size();
     }
 
     @Test
