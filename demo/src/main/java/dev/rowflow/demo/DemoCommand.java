@@ -11,10 +11,10 @@ import dev.rowflow.embedded.load.OrderProducer;
 import dev.rowflow.events.Order;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.ingest.OrderIngest;
 import dev.rowflow.pipeline.metrics.MetricsServer;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.RowflowPipeline;
-import dev.rowflow.pipeline.topology.OrderTopology;
 import dev.rowflow.sinks.hbase.Store;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
@@ -323,9 +323,12 @@ final class DemoCommand implements Callable<Integer> {
         while (true) {
             long uncommitted = Offsets.uncommitted(admin, APPLICATION_ID, TOPIC);
             long ordersUncommitted = Offsets.uncommitted(admin, APPLICATION_ID, CUSTOMERS_TOPIC)
-                    + Offsets.uncommitted(admin, APPLICATION_ID, ORDERS_TOPIC)
-                    + (KafkaTopics.partitions(admin, OrderTopology.repartitionTopic(APPLICATION_ID)).isPresent()
-                    ? Offsets.uncommitted(admin, APPLICATION_ID, OrderTopology.repartitionTopic(APPLICATION_ID)) : 1);
+                    + Offsets.uncommitted(admin, APPLICATION_ID, ORDERS_TOPIC);
+            for (String internal : OrderIngest.internalTopics(APPLICATION_ID)) {
+                // In the order records pass them: when each is committed in turn, none is on its way.
+                ordersUncommitted += KafkaTopics.partitions(admin, internal).isPresent()
+                        ? Offsets.uncommitted(admin, APPLICATION_ID, internal) : 1;
+            }
             boolean done = producing.isDone() && uncommitted == 0 && ordersUncommitted == 0;
             if (pipeline.state() == KafkaStreams.State.ERROR) {
                 throw new IllegalStateException("the pipeline failed; see rowflow-demo.log");

@@ -138,7 +138,7 @@ final class DemoReadBack {
      */
     private static DemoSummary.CustomerScan customerScan(Connection connection, RowflowConfig config, Customer customer)
             throws Exception {
-        OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, null);
+        OrderRows rows = dev.rowflow.pipeline.ingest.OrderIngest.rows(config, null);
         byte[] start = rows.customerPrefix(customer.getCustomerNumber());
         byte[] stop = RowKeyLayout.prefixEnd(start);
         List<DemoSummary.ScannedRow> scanned = new ArrayList<>();

@@ -119,7 +119,7 @@ final class QueryLatency {
         props.put(RowflowConfig.ORDER_TABLE_CONFIG, "bench_order");
         props.put(RowflowConfig.ORDER_INDEX_TABLE_CONFIG, "bench_order_index");
         RowflowConfig config = new RowflowConfig(props);
-        OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, null);
+        OrderRows rows = dev.rowflow.pipeline.ingest.OrderIngest.rows(config, null);
         dev.rowflow.pipeline.ingest.PipelinePlan plan = dev.rowflow.pipeline.ingest.PipelinePlan.build(config, null);
         Map<TableRole, TableDefinition> definitions = plan.tables();
         try (Admin admin = connection.getAdmin()) {

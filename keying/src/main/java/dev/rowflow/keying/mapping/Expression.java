@@ -173,6 +173,13 @@ public final class Expression {
         return sources.stream().filter(Source::ofChanges).findFirst().map(source -> "$" + source.token);
     }
 
+    /** The sources it reads, as written without their fields ({@code $key}, {@code $timestamp}...), in order. */
+    public List<String> sources() {
+        List<Source> sources = new ArrayList<>();
+        root.forEachSource(sources::add);
+        return sources.stream().map(source -> "$" + source.token).distinct().toList();
+    }
+
     /**
      * The aliases of the {@code $position.<alias>} it reads, and {@code ""} for {@code $ordinal}:
      * what only a row made per array element has.

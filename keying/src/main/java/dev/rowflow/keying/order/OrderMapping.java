@@ -2,6 +2,7 @@ package dev.rowflow.keying.order;
 
 import dev.rowflow.events.Customer;
 import dev.rowflow.events.Order;
+import dev.rowflow.keying.EventSchemas;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.AvroFormat;
 import dev.rowflow.keying.layout.KeyPart;
@@ -61,8 +62,11 @@ public final class OrderMapping {
     /** The order index's name in the mapping. */
     public static final String INDEX = "order";
 
-    private static final AvroFormat CUSTOMERS = new AvroFormat(Customer.getClassSchema(), List.of());
-    private static final AvroFormat ORDERS = new AvroFormat(Order.getClassSchema(), List.of());
+    /** The formats read every released version of the schemas (added fields take their defaults). */
+    private static final AvroFormat CUSTOMERS = new AvroFormat(Customer.getClassSchema(),
+            EventSchemas.CUSTOMER_HISTORY.stream().map(EventSchemas::historic).toList());
+    private static final AvroFormat ORDERS = new AvroFormat(Order.getClassSchema(),
+            EventSchemas.ORDER_HISTORY.stream().map(EventSchemas::historic).toList());
 
     private OrderMapping() {
     }

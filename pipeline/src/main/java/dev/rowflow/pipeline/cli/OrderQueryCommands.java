@@ -12,7 +12,7 @@ import dev.rowflow.keying.order.OrderBlob;
 import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.ingest.OrderJoin;
+import dev.rowflow.pipeline.ingest.OrderIngest;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import dev.rowflow.sinks.query.OrderQueries;
@@ -44,13 +44,18 @@ final class OrderQueryCommands {
     abstract static class OrderAction extends QueryCommand.QueryAction {
         @Override
         int query(PipelinePlan plan, Connection connection, PrintWriter out) throws Exception {
-            OrderJoin orders = plan.ingest(OrderJoin.NAME, OrderJoin.class).orElseThrow(() -> new ParameterException(
-                    spec.commandLine(), "query " + spec.name() + " reads the orders pipeline, which the configuration "
-                    + "does not run (" + RowflowConfig.PIPELINES_CONFIG + "=" + plan.config().getList(
-                    RowflowConfig.PIPELINES_CONFIG) + ")"));
-            OrderRows rows = orders.rows();
+            if (!plan.config().runs(RowflowConfig.ORDERS_PIPELINE)) {
+                throw new ParameterException(spec.commandLine(), "query " + spec.name() + " reads the orders "
+                        + "pipeline, which the configuration does not run (" + RowflowConfig.PIPELINES_CONFIG + "="
+                        + plan.config().getList(RowflowConfig.PIPELINES_CONFIG) + ")");
+            }
+            OrderRows rows = OrderIngest.rows(plan.config(), uids);
             Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
-            orders.tables().forEach(table -> tables.put(table.role(), table.definition()));
+            plan.tables().forEach((role, table) -> {
+                if (TableRole.ORDER_TABLES.contains(role)) {
+                    tables.put(role, table);
+                }
+            });
             Map<TableRole, TableName> names = new java.util.TreeMap<>();
             tables.forEach((role, table) -> names.put(role, table.name()));
             QueryResult<StoredRow> result = run(new OrderQueries(connection, names, rows));

@@ -563,6 +563,9 @@ public final class InputConfig extends AbstractConfig {
             case INDEX_KEY -> "index." + index + "." + KEY;
             case SUMMARY_KEY -> SUMMARY_KEY;
             case TTL -> TTL_MS;
+            case ELEMENT_EACH -> "rows." + index + ".each";
+            case ELEMENT_KEY -> "rows." + index + "." + KEY;
+            case ELEMENT_COLUMNS -> "rows." + index + "." + COLUMNS;
         };
     }
 

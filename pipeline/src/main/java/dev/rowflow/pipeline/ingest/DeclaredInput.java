@@ -57,6 +57,8 @@ public final class DeclaredInput implements Ingest {
     private List<DeclaredInput> topicInputs = List.of(this);
     /** What it joins ({@code join.*}), or null. */
     private final Join join;
+    /** Records it sets aside before making rows (a preset's own rules). */
+    private final List<InputTopology.Refusal> refusals;
     /** The input it joins, once {@link PipelinePlan} has linked them. */
     private DeclaredInput joined;
     /** The builder its topology was last added to, its records there, and its rows by key field for joins. */
@@ -83,12 +85,25 @@ public final class DeclaredInput implements Ingest {
     DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping, EventMapping indexMapping,
                   List<IngestTable> tables, Consumer<RowKeyLayout> keyCheck, Expression where,
                   boolean unroutedToDeadLetter, Deletes deletes) {
-        this(name, source, format, mapping, indexMapping, tables, keyCheck, where, unroutedToDeadLetter, deletes, null);
+        this(name, source, format, mapping, indexMapping, tables, keyCheck, where, unroutedToDeadLetter, deletes, null,
+                List.of());
+    }
+
+    /**
+     * A preset's input: its records as events, none of which deletes, each set aside that one of
+     * {@code refusals} holds for; joining another if {@code join} is not null (link it with
+     * {@link #joinWith}).
+     */
+    DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping, List<IngestTable> tables,
+                  Consumer<RowKeyLayout> keyCheck, Join join, List<InputTopology.Refusal> refusals) {
+        this(name, source, format, mapping, mapping, tables, keyCheck, null, false, Deletes.none(), join, refusals);
     }
 
     private DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping,
                           EventMapping indexMapping, List<IngestTable> tables, Consumer<RowKeyLayout> keyCheck,
-                          Expression where, boolean unroutedToDeadLetter, Deletes deletes, Join join) {
+                          Expression where, boolean unroutedToDeadLetter, Deletes deletes, Join join,
+                          List<InputTopology.Refusal> refusals) {
+        this.refusals = List.copyOf(refusals);
         this.join = join;
         this.deletes = deletes;
         this.name = name;
@@ -109,7 +124,10 @@ public final class DeclaredInput implements Ingest {
      */
     static DeclaredInput of(InputConfig input, RecordFormat format, UidResolver uids, TimestampPolicy timestamps) {
         if (!input.changeEvents()) {
-            refuseChangeSources(input);
+            forEachExpression(input, (key, value, expression) -> expression.changeSource().ifPresent(source -> {
+                throw new ConfigException(input.key(key), value, source + " is a source of change events, and "
+                        + input.key(InputConfig.ENVELOPE) + " is none: no record of this input has it");
+            }));
         }
         MappingSpec spec = input.mappingSpec().withTimestamps(timestamps);
         EventMapping mapping;
@@ -141,7 +159,7 @@ public final class DeclaredInput implements Ingest {
                         .ifPresent(why -> {
                             throw new IllegalArgumentException("part '" + part.spec() + "' of layout '"
                                     + layout.spec() + "': " + why);
-                        })), where, input.unroutedToDeadLetter(), deletes, join(input));
+                        })), where, input.unroutedToDeadLetter(), deletes, join(input), List.of());
     }
 
     /**
@@ -156,9 +174,25 @@ public final class DeclaredInput implements Ingest {
             return null;
         }
         String key = input.key(InputConfig.JOIN_INPUT);
+        String as = input.joinAs();
         if (!input.changeEvents()) {
-            throw new ConfigException(key, joined.get(), "only change events make the table of rows a join "
-                    + "needs: set " + input.key(InputConfig.ENVELOPE) + "=debezium");
+            // An event is joined again, after its own record, whenever the joined row changes: only
+            // what the event carries is still there then, and its key must stay its own.
+            forEachExpression(input, (setting, value, expression) -> {
+                for (String source : expression.sources()) {
+                    if (!source.equals("$timestamp") && !source.equals("$value")) {
+                        throw new ConfigException(input.key(setting), value, source + " is not known when an event "
+                                + "is joined again after a change of the joined row (" + key + "=" + joined.get()
+                                + "): read the event's fields, $timestamp or $value");
+                    }
+                }
+                if (setting.equals(InputConfig.KEY) && expression.paths().stream()
+                        .anyMatch(path -> path.steps().get(0).equals(as))) {
+                    throw new ConfigException(input.key(setting), value, "an event keeps the key it was written "
+                            + "under: the key of an input of events that joins another (" + key + "=" + joined.get()
+                            + ") reads no field of the joined row (" + as + ")");
+                }
+            });
         }
         for (String setting : List.of(InputConfig.WHERE, InputConfig.DELETE_WHEN)) {
             if (!input.getString(setting).isBlank()) {
@@ -173,7 +207,7 @@ public final class DeclaredInput implements Ingest {
                     + "without a before image): leave " + input.key(InputConfig.BEFORE_IMAGE) + " out");
         }
         return new Join(joined.get(), joinPath(input, InputConfig.JOIN_ON), joinPath(input, InputConfig.JOIN_FIELD),
-                input.joinAs());
+                as);
     }
 
     private static FieldPath joinPath(InputConfig input, String setting) {
@@ -233,31 +267,35 @@ public final class DeclaredInput implements Ingest {
         return true;
     }
 
+    /** What {@link #forEachExpression} gives: the key an expression is written under, its value, the expression. */
+    @FunctionalInterface
+    private interface ExpressionVisitor {
+        void visit(String key, String value, Expression expression);
+    }
+
     /**
-     * Refuses {@code $op}, {@code $before}, {@code $after} and {@code $source} in an input whose
-     * records are not change events: they would have no value in any record.
-     *
-     * @throws ConfigException naming the key
+     * Gives {@code visitor} each expression of the input's declaration that parses (compiling the
+     * mapping refuses the others, naming the key): the parts of its key layouts, the time, the
+     * TTL, the conditions and the columns.
      */
-    private static void refuseChangeSources(InputConfig input) {
+    private static void forEachExpression(InputConfig input, ExpressionVisitor visitor) {
         List<String> layoutKeys = new ArrayList<>(List.of(InputConfig.KEY, InputConfig.SUMMARY_KEY));
         input.indexes().forEach(index -> layoutKeys.add("index." + index + "." + InputConfig.KEY));
         for (String key : layoutKeys) {
             String layout = input.getString(key);
             for (KeyPart part : layoutParts(layout)) {
-                refuseChangeSource(input, key, layout, part.field(), false);
+                visit(visitor, key, layout, part.field(), false);
             }
         }
         for (String key : List.of(InputConfig.TIME, InputConfig.TTL_MS)) {
-            refuseChangeSource(input, key, input.getString(key), input.getString(key), false);
+            visit(visitor, key, input.getString(key), input.getString(key), false);
         }
         for (String key : List.of(InputConfig.WHERE, InputConfig.DELETE_WHEN)) {
-            refuseChangeSource(input, key, input.getString(key), input.getString(key), true);
+            visit(visitor, key, input.getString(key), input.getString(key), true);
         }
         for (ColumnSpec column : input.mappingSpec().columns()) {
             if (column.value() != null) {
-                refuseChangeSource(input, InputConfig.COLUMNS, input.getString(InputConfig.COLUMNS),
-                        column.value().text(), false);
+                visitor.visit(InputConfig.COLUMNS, input.getString(InputConfig.COLUMNS), column.value());
             }
         }
     }
@@ -271,8 +309,7 @@ public final class DeclaredInput implements Ingest {
         }
     }
 
-    private static void refuseChangeSource(InputConfig input, String key, String value, String text,
-                                           boolean condition) {
+    private static void visit(ExpressionVisitor visitor, String key, String value, String text, boolean condition) {
         if (text.isBlank()) {
             return;
         }
@@ -282,10 +319,7 @@ public final class DeclaredInput implements Ingest {
         } catch (IllegalArgumentException e) {
             return; // compiling the mapping refuses it, naming the key
         }
-        expression.changeSource().ifPresent(source -> {
-            throw new ConfigException(input.key(key), value, source + " is a source of change events, and "
-                    + input.key(InputConfig.ENVELOPE) + " is none: no record of this input has it");
-        });
+        visitor.visit(key, value, expression);
     }
 
     /** The condition of {@code key}, checked against the format; null if {@code text} is empty. */
@@ -398,7 +432,7 @@ public final class DeclaredInput implements Ingest {
         rowsBy.clear();
         stream = InputTopology.source(builder, source.topic(), format, name);
         List<InputTopology.Route> routes = topicInputs.stream().map(input -> new InputTopology.Route(input.name,
-                input.where, input.mapping, input.filtered, input.deletes)).toList();
+                input.where, input.mapping, input.filtered, input.deletes, input.refusals)).toList();
         if (joined == null) {
             InputTopology.addTo(stream, source.topic(), routes, unroutedToDeadLetter, unrouted, wiring.sinks(),
                     wiring.flushBeforeCommit());

@@ -19,7 +19,7 @@ import java.util.TreeMap;
 
 /**
  * What one start of rowflow runs, built once from the configuration: the ingests in order (the
- * log pipeline, the declared inputs, the orders join), their formats opened and mappings
+ * log pipeline, the declared inputs, the orders pipeline's customers and orders), their formats opened and mappings
  * compiled, each registry schema fetched once. It owns what it opened: {@link #close()} closes the
  * formats (a stream thread waiting for a schema registry stops waiting).
  *
@@ -59,8 +59,9 @@ public final class PipelinePlan implements AutoCloseable {
                 }
             }
             if (config.runs(RowflowConfig.ORDERS_PIPELINE)) {
-                ingests.add(OrderJoin.of(config, uids));
+                ingests.addAll(OrderIngest.of(config, uids));
             }
+            checkNames(config, ingests);
             PipelinePlan plan = new PipelinePlan(config, ingests);
             plan.shareTopics();
             plan.linkJoins();
@@ -69,6 +70,21 @@ public final class PipelinePlan implements AutoCloseable {
         } catch (RuntimeException e) {
             ingests.forEach(Ingest::close);
             throw e;
+        }
+    }
+
+    /** Refuses a declared input named as a pipeline's input: their state stores and metrics would be one. */
+    private static void checkNames(RowflowConfig config, List<Ingest> ingests) {
+        List<String> names = new ArrayList<>();
+        for (Ingest ingest : ingests) {
+            if (names.contains(ingest.name())) {
+                throw new ConfigException(InputConfig.PREFIX + ingest.name() + "." + InputConfig.TOPIC,
+                        config.inputs().stream().filter(input -> input.name().equals(ingest.name())).findFirst()
+                                .map(InputConfig::topic).orElse(null), "input " + ingest.name() + " is the name of "
+                        + "an input of the pipelines " + config.getList(RowflowConfig.PIPELINES_CONFIG)
+                        + " run: name it otherwise");
+            }
+            names.add(ingest.name());
         }
     }
 
@@ -107,8 +123,8 @@ public final class PipelinePlan implements AutoCloseable {
 
     /**
      * Links each input that joins another ({@code join.input}) to it: the joined input must be
-     * declared, read change events and, like the joining one, read its topic alone; joins must not
-     * go round in a circle.
+     * declared and, like the joining one, read its topic alone; joins must not go round in a
+     * circle.
      */
     private void linkJoins() {
         Map<String, String> joins = new LinkedHashMap<>();
@@ -124,10 +140,6 @@ public final class PipelinePlan implements AutoCloseable {
                             + String.join(", ", config.inputs().stream().map(InputConfig::name).toList()) + ")"));
             if (name.equals(input.name())) {
                 throw new ConfigException(key, name, "an input cannot join its own rows");
-            }
-            if (!joinedConfig.changeEvents()) {
-                throw new ConfigException(key, name, "input " + name + " reads events, not change events: only the "
-                        + "rows of a table can be joined (" + joinedConfig.key(InputConfig.ENVELOPE) + "=debezium)");
             }
             DeclaredInput joined = declaredInput(name).orElseThrow();
             for (DeclaredInput side : List.of(joining.get(), joined)) {

@@ -4,12 +4,13 @@
  * configuration.
  *
  * <ul>
- *   <li>{@link dev.rowflow.pipeline.ingest.DeclaredInput}: a topic, a format and a mapping. The
- *       log pipeline is one (the {@code LogMapping} preset over {@code LogEvent}, {@link
- *       dev.rowflow.pipeline.ingest.LogIngest}), and so is every {@code input.<name>.*}
- *       declaration.</li>
- *   <li>{@link dev.rowflow.pipeline.ingest.OrderJoin}: customers and orders joined into the order
- *       designs of seed 002, 1.11.3.</li>
+ *   <li>{@link dev.rowflow.pipeline.ingest.DeclaredInput}: a topic, a format and a mapping,
+ *       possibly joining another input's rows. Every {@code input.<name>.*} declaration is one,
+ *       and so are the pipelines: the log pipeline (the {@code LogMapping} preset over
+ *       {@code LogEvent}, {@link dev.rowflow.pipeline.ingest.LogIngest}) and the orders pipeline
+ *       (the {@code OrderMapping} presets over {@code Customer} and {@code Order}, orders joining
+ *       customers: the order designs of seed 002, 1.11.3, {@link
+ *       dev.rowflow.pipeline.ingest.OrderIngest}).</li>
  * </ul>
  *
  * <p>Contracts: an ingest knows its source topics and their dead-letter topics, its tables (with

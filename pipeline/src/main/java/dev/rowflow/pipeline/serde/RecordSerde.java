@@ -43,8 +43,8 @@ public final class RecordSerde implements Serde<ReadRecord> {
                 throw e; // not the record's fault: never a dead letter (see DeadLetterDeserializationHandler)
             } catch (RuntimeException e) {
                 throw new SerializationException(e instanceof dev.rowflow.keying.InvalidEventException ? e.getMessage()
-                        : "value of topic " + topic + " (" + bytes.length + " bytes) is not a " + format.name()
-                        + " record: " + e, e);
+                        : "value of topic " + topic + " (" + bytes.length + " bytes) is not a record in format "
+                        + format.name() + ": " + e, e);
             }
         };
     }

@@ -1,9 +1,11 @@
 package dev.rowflow.pipeline.topology;
 
+import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.mapping.Expression;
+import dev.rowflow.keying.mapping.RecordSource;
 import dev.rowflow.pipeline.serde.RecordSerde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -12,6 +14,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -37,7 +40,32 @@ public final class InputTopology {
      * @param filtered counts the records its where did not take
      * @param deletes  which of its records delete their row
      */
-    public record Route(String input, Expression where, EventMapping mapping, LongAdder filtered, Deletes deletes) {
+    public record Route(String input, Expression where, EventMapping mapping, LongAdder filtered, Deletes deletes,
+                        List<Refusal> refusals) {
+        public Route(String input, Expression where, EventMapping mapping, LongAdder filtered, Deletes deletes) {
+            this(input, where, mapping, filtered, deletes, List.of());
+        }
+
+        /**
+         * Sets the record aside if a refusal holds for it, before its rows are made.
+         *
+         * @throws InvalidEventException naming the refusal's field, value and reason
+         */
+        void check(Map<String, Object> tree, RecordSource source) {
+            for (Refusal refusal : refusals) {
+                if (refusal.when().test(tree, source)) {
+                    throw new InvalidEventException(refusal.field(), refusal.value().evaluate(tree, source),
+                            refusal.reason());
+                }
+            }
+        }
+    }
+
+    /**
+     * A record a preset sets aside although its mapping could make rows of it: when {@code when}
+     * holds, as {@code invalid <field> '<value>': <reason>}.
+     */
+    public record Refusal(Expression when, String field, Expression value, String reason) {
     }
 
     /** The records of {@code topic} read in {@code format}, as input {@code input} (the first of the topic) reads them. */

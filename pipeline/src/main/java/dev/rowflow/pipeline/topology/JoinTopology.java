@@ -14,6 +14,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.TableJoined;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -54,6 +55,9 @@ public final class JoinTopology {
     static final String SOURCE = "source";
     static final String OP = "op";
     static final String JOINED = "joined";
+    /** Of an input of events: the record's value as its format keeps it (base64), and its timestamp. */
+    static final String VALUE = "value";
+    static final String TIMESTAMP = "timestamp";
 
     private JoinTopology() {
     }
@@ -61,13 +65,21 @@ public final class JoinTopology {
     /**
      * The present rows of a joined input by the text of {@code field} (its primary key), made
      * from the change events of {@code stream}: a create, snapshot read or update puts the after
-     * image, a delete removes the row. Tombstones and records without a key value pass by.
+     * image, a delete removes the row. Of an input of events, each record is its row as of then
+     * (the latest record of a field's value wins, as on a compacted topic). Tombstones and
+     * records without a key value pass by.
      */
     public static KTable<String, Map<String, Object>> rowsBy(KStream<byte[], ReadRecord> stream, String input,
                                                              FieldPath field) {
         return stream.flatMap((key, read) -> {
-                    if (read == null || read.change() == null) {
+                    if (read == null) {
                         return List.<KeyValue<String, Map<String, Object>>>of();
+                    }
+                    if (read.change() == null) {
+                        Object id = field.resolve(read.tree());
+                        return id == null || id == RecordTree.NULL || !RecordTree.isScalar(id)
+                                ? List.<KeyValue<String, Map<String, Object>>>of()
+                                : List.of(KeyValue.pair(RecordTree.scalarText(id), read.tree()));
                     }
                     Change change = read.change();
                     boolean delete = change.op() == Change.Op.DELETE;
@@ -94,25 +106,8 @@ public final class JoinTopology {
         String input = route.input();
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(keysStore(input)),
                 Serdes.Bytes(), Serdes.ByteArray()));
-        KTable<byte[], Map<String, Object>> changes = stream.mapValues((key, read) -> {
-                    if (key == null) {
-                        throw new InvalidEventException("key", null, "is missing: a change event of input " + input
-                                + ", which joins another, must be keyed by its row's primary key, as CDC "
-                                + "connectors key them");
-                    }
-                    if (read == null || read.change().op() == Change.Op.DELETE) {
-                        return null;
-                    }
-                    Map<String, Object> change = new LinkedHashMap<>();
-                    change.put(AFTER, read.change().after());
-                    change.put(SOURCE, read.change().source());
-                    change.put(OP, read.change().op().code());
-                    return change;
-                }, Named.as(input + "-changes"))
-                .toTable(Named.as(input + "-changes-table"),
-                        Materialized.<byte[], Map<String, Object>, KeyValueStore<Bytes, byte[]>>as(input + "-changes")
-                                .withKeySerde(Serdes.ByteArray()).withValueSerde(new TreeSerde())
-                                .withCachingDisabled());
+        KTable<byte[], Map<String, Object>> changes = route.deletes().changes() ? changes(stream, input)
+                : events(stream, route);
         changes.leftJoin(joined, change -> foreignKey(change, on), (change, row) -> {
                     if (row == null) {
                         return change;
@@ -129,13 +124,58 @@ public final class JoinTopology {
                         Named.as(InputTopology.writerName(input)), keysStore(input));
     }
 
+    /** The rows of an input of change events, keyed by the record key (the row's primary key). */
+    private static KTable<byte[], Map<String, Object>> changes(KStream<byte[], ReadRecord> stream, String input) {
+        return stream.mapValues((key, read) -> {
+                    if (key == null) {
+                        throw new InvalidEventException("key", null, "is missing: a change event of input " + input
+                                + ", which joins another, must be keyed by its row's primary key, as CDC "
+                                + "connectors key them");
+                    }
+                    if (read == null || read.change().op() == Change.Op.DELETE) {
+                        return null;
+                    }
+                    Map<String, Object> change = new LinkedHashMap<>();
+                    change.put(AFTER, read.change().after());
+                    change.put(SOURCE, read.change().source());
+                    change.put(OP, read.change().op().code());
+                    return change;
+                }, Named.as(input + "-changes"))
+                .toTable(Named.as(input + "-changes-table"), table(input + "-changes"));
+    }
+
+    /**
+     * The records of an input of events, keyed by their data row key: each record is checked by
+     * its mapping first (without the joined fields), so that one that cannot make rows is set
+     * aside as it was read, then repartitioned by that key.
+     */
+    private static KTable<byte[], Map<String, Object>> events(KStream<byte[], ReadRecord> stream,
+                                                              InputTopology.Route route) {
+        String input = route.input();
+        return stream.process(() -> new EventKeyer(route), Named.as(input + "-keyer"))
+                .repartition(Repartitioned.<byte[], Map<String, Object>>with(Serdes.ByteArray(), new TreeSerde())
+                        .withName(input + "-by-key"))
+                .toTable(Named.as(input + "-changes-table"), table(input + "-changes"));
+    }
+
+    private static Materialized<byte[], Map<String, Object>, KeyValueStore<Bytes, byte[]>> table(String store) {
+        return Materialized.<byte[], Map<String, Object>, KeyValueStore<Bytes, byte[]>>as(store)
+                .withKeySerde(Serdes.ByteArray()).withValueSerde(new TreeSerde()).withCachingDisabled();
+    }
+
     /**
      * The internal topics records of {@code input} pass through before its writer, whose failures
      * are set aside on the input's dead-letter topic: the join's subscription topics.
      */
     public static List<String> internalTopics(String applicationId, String input) {
-        return List.of(applicationId + "-" + input + "-join-subscription-registration-topic",
+        return List.of(applicationId + "-" + input + "-by-key-repartition",
+                applicationId + "-" + input + "-join-subscription-registration-topic",
                 applicationId + "-" + input + "-join-subscription-response-topic");
+    }
+
+    /** The internal topic a joined input's rows are repartitioned through, by the field the join compares. */
+    public static String rowsTopic(String applicationId, String input) {
+        return applicationId + "-" + input + "-rows-table-repartition";
     }
 
     static String keysStore(String input) {

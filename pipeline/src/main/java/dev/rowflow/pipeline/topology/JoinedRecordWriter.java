@@ -16,7 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Writes the joined rows of a joining input ({@link JoinTopology}): each is the input's row
+ * Writes the joined rows of a joining input ({@link JoinTopology}). Of an input of events, each
+ * joined record is the event with the joined row's fields under {@code as}, and its rows are
+ * written as the event's are. Of change events, each is the input's row
  * image with the joined row's fields under {@code as}, and replaces the data row and its index
  * rows as a change event's image does ({@link RowSink#replace}, the stored row read first). The
  * data key each record key was last written under is kept in a state store, so that a joined row
@@ -64,6 +66,10 @@ final class JoinedRecordWriter extends RowWriter<byte[], Map<String, Object>> {
         if (record.value().get(JoinTopology.JOINED) instanceof Map<?, ?> joined) {
             tree.put(as, joined);
         }
+        if (!deletes.changes()) {
+            writeEvent(record, tree);
+            return;
+        }
         Object source = record.value().get(JoinTopology.SOURCE);
         Change change = new Change(Change.Op.of((String) record.value().get(JoinTopology.OP)), null, tree,
                 source instanceof Map<?, ?> s ? JoinTopology.cast(s) : Map.of());
@@ -76,6 +82,19 @@ final class JoinedRecordWriter extends RowWriter<byte[], Map<String, Object>> {
         }
         replace(mapping.spec().dataTable(), mapped.rows(), mapping, RowSink.Prior.STORED);
         written.put(id, key);
+        mapped.counter().ifPresent(this::count);
+    }
+
+    /**
+     * An event with the joined row's fields as of now: every row its mapping makes, written again
+     * (its key is its own, so it never moves; a joined field that went away leaves its cell, as a
+     * missing value of an event never deletes one).
+     */
+    private void writeEvent(Record<byte[], Map<String, Object>> record, Map<String, Object> tree) {
+        byte[] value = java.util.Base64.getDecoder().decode((String) record.value().get(JoinTopology.VALUE));
+        long timestamp = ((Number) record.value().get(JoinTopology.TIMESTAMP)).longValue();
+        EventMapping.Mapped mapped = mapping.apply(tree, RecordSource.ofTimestamp(timestamp), () -> value);
+        write(mapped.rows());
         mapped.counter().ifPresent(this::count);
     }
 

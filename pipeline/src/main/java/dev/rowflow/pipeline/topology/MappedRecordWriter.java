@@ -25,6 +25,7 @@ final class MappedRecordWriter extends RowWriter<byte[], ReadRecord> {
     private final String input;
     private final EventMapping mapping;
     private final Deletes deletes;
+    private final InputTopology.Route route;
 
     MappedRecordWriter(String topic, InputTopology.Route route, SinkFactory sinks,
                        FlushBeforeCommit flushBeforeCommit) {
@@ -33,6 +34,7 @@ final class MappedRecordWriter extends RowWriter<byte[], ReadRecord> {
         this.input = route.input();
         this.mapping = route.mapping();
         this.deletes = route.deletes();
+        this.route = route;
     }
 
     @Override
@@ -57,6 +59,7 @@ final class MappedRecordWriter extends RowWriter<byte[], ReadRecord> {
             delete(mapping.dataKeyOf(tree, source), RowSink.Prior.STORED);
             return;
         }
+        route.check(tree, source);
         EventMapping.Mapped mapped = mapping.apply(tree, source, record.value().canonical());
         if (change != null) {
             // A row image: the row becomes it, cells of columns it lacks and index rows it no longer has gone.

@@ -1,6 +1,6 @@
 /**
  * The processors and topologies the ingests add themselves with ({@link
- * dev.rowflow.pipeline.topology.InputTopology}, {@link dev.rowflow.pipeline.topology.OrderTopology}),
+ * dev.rowflow.pipeline.topology.InputTopology}, {@link dev.rowflow.pipeline.topology.JoinTopology}),
  * the error handlers that send bad records to their dead-letter topics, and the tie between the
  * sinks and Kafka Streams' commit.
  *

@@ -97,7 +97,7 @@ class QueryCommandIT {
             Map<TableRole, TableDefinition> tables = plan.tables();
             RowflowPipeline.createOrCheck(new TableAdmin(admin), plan);
             LogEventRows logRows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, uids);
-            OrderRows orderRows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, uids);
+            OrderRows orderRows = dev.rowflow.pipeline.ingest.OrderIngest.rows(config, uids);
             try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 0))) {
                 for (LogEvent event : events) {
                     for (Row row : logRows.rowsOf(event)) {

@@ -302,7 +302,7 @@ class InputConfigTest {
     }
 
     @Test
-    void shouldJoinInputsOfChangeEventsAndRefuseJoinsThatCannotWorkNamingTheKey() {
+    void shouldJoinInputsAndRefuseJoinsThatCannotWorkNamingTheKey() {
         PipelinePlan plan = plan(joined());
         assertThat(plan.config().inputs().get(1).joinAs()).isEqualTo("customers");
         assertThat(plan(joined("input.orders.join.as", "customer")).config().inputs().get(1).joinAs())
@@ -314,13 +314,18 @@ class InputConfigTest {
                 + "input.orders.join.input: is no declared input (inputs: customers, orders)");
         refused(joined("input.orders.join.input", "orders"), "Invalid value orders for configuration "
                 + "input.orders.join.input: an input cannot join its own rows");
-        refused(joined("input.customers.envelope", "none", "input.customers.time", "t", "input.customers.time.format",
-                "epoch-ms"), "Invalid value customers for configuration input.orders.join.input: input customers "
-                + "reads events, not change events: only the rows of a table can be joined "
-                + "(input.customers.envelope=debezium)");
-        refused(joined("input.orders.envelope", "none", "input.orders.time", "t"), "Invalid value customers for "
-                + "configuration input.orders.join.input: only change events make the table of rows a join needs: "
-                + "set input.orders.envelope=debezium");
+        // Inputs of events join and are joined too (each event of the joined input its row as of then).
+        assertThat(plan(joined("input.customers.envelope", "none", "input.customers.time", "t",
+                "input.orders.envelope", "none", "input.orders.time", "t")).deadLetterTopicsWithInternal("shop"))
+                .containsEntry("shop-orders-by-key-repartition", "shop.orders.dead-letter");
+        refused(joined("input.orders.envelope", "none", "input.orders.time", "t", "input.orders.key",
+                "customers.name:text, id:long"), "Invalid value customers.name:text, id:long for configuration "
+                + "input.orders.key: an event keeps the key it was written under: the key of an input of events that "
+                + "joins another (input.orders.join.input=customers) reads no field of the joined row (customers)");
+        refused(joined("input.orders.envelope", "none", "input.orders.time", "t", "input.orders.columns",
+                "name=n, $header.trace=t"), "Invalid value name=n, $header.trace=t for configuration "
+                + "input.orders.columns: $header is not known when an event is joined again after a change of the "
+                + "joined row (input.orders.join.input=customers): read the event's fields, $timestamp or $value");
         refused(joined("input.orders.join.on", null), "Invalid value  for configuration input.orders.join.on: is "
                 + "needed with input.orders.join.input: the path of the foreign key in this input's row");
         refused(joined("input.orders.where", "$op != 'r'"), "Invalid value $op != 'r' for configuration "

@@ -14,7 +14,6 @@ import dev.rowflow.pipeline.cli.Rowflow;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.pipeline.runtime.OrderTableContents;
-import dev.rowflow.pipeline.topology.OrderTopology;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -302,7 +301,7 @@ class RebalanceIT {
                 }
                 int partitions = 0;
                 for (String topic : sources()) {
-                    // The repartition topic appears once the first instance has created it.
+                    // The internal topics appear once the first instance has created them.
                     partitions += KafkaTopics.partitions(admin, topic).orElse(0);
                 }
                 int assigned = group.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum();
@@ -323,7 +322,7 @@ class RebalanceIT {
                     () -> lastAdvanced.values().stream().allMatch(t -> t >= covered));
         }
 
-        /** Polls until the group has committed every record of its inputs and of the repartition topic. */
+        /** Polls until the group has committed every record of its inputs and of the internal topics. */
         void awaitAllCommitted() throws Exception {
             awaitPolling("every record committed", () -> {
                 for (String topic : sources()) {
@@ -336,7 +335,9 @@ class RebalanceIT {
         }
 
         private List<String> sources() {
-            return List.of(LOGS, CUSTOMERS, ORDERS, OrderTopology.repartitionTopic(GROUP));
+            List<String> sources = new java.util.ArrayList<>(List.of(LOGS, CUSTOMERS, ORDERS));
+            sources.addAll(dev.rowflow.pipeline.ingest.OrderIngest.internalTopics(GROUP));
+            return sources;
         }
 
         ConsumerGroupDescription description() throws Exception {
@@ -459,7 +460,7 @@ class RebalanceIT {
     /** Every order's rows exactly, each completed with its customer's fields, whenever the customer came. */
     private static void verifyOrderRows(RowflowConfig config, List<Order> orders) throws Exception {
         try (Connection connection = ConnectionFactory.createConnection(stack.hbase().testingUtility().getConfiguration())) {
-            OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, new HBaseUidStore(connection,
+            OrderRows rows = dev.rowflow.pipeline.ingest.OrderIngest.rows(config, new HBaseUidStore(connection,
                     TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG))));
             Map<Customer, Long> customers = new LinkedHashMap<>();
             for (int c = 1; c <= CUSTOMER_COUNT; c++) {

@@ -92,7 +92,8 @@ class PipelinePlanTest {
                     "/subjects/events-value/versions/latest", "/subjects/payments-value/versions/latest");
             assertThat(requests.stream().filter(path -> path.contains("events-value")).count())
                     .as("one fetch per input's subject, none when the topology and properties are made").isEqualTo(2);
-            assertThat(plan.ingests()).extracting(Ingest::name).containsExactly("logs", "a", "b", "c", "orders");
+            assertThat(plan.ingests()).extracting(Ingest::name).containsExactly("logs", "a", "b", "c", "customers",
+                    "orders");
         }
     }
 
@@ -109,13 +110,15 @@ class PipelinePlanTest {
             topology.subtopologies().forEach(sub -> sub.nodes().stream()
                     .filter(TopologyDescription.Source.class::isInstance)
                     .forEach(node -> sources.addAll(((TopologyDescription.Source) node).topicSet())));
-            assertThat(sources).containsExactly("app-logs", "customers", "logs", "orders", "orders-by-customer-repartition");
+            assertThat(sources).containsExactly("app-logs", "customers", "customers-rows-table-repartition", "logs",
+                    "orders", "orders-by-key-repartition", "orders-join-subscription-registration-topic",
+                    "orders-join-subscription-response-topic");
 
             assertThat(plan.deadLetterTopics()).containsExactly(Map.entry("logs", "logs.dead-letter"),
                     Map.entry("app-logs", "app-logs.dead-letter"), Map.entry("customers", "customers.dead-letter"),
                     Map.entry("orders", "orders.dead-letter"));
             assertThat(StreamsProperties.of(plan).getProperty(DeadLetterTopics.CONFIG))
-                    .contains("billing-orders-by-customer-repartition").contains("orders.dead-letter");
+                    .contains("billing-orders-by-key-repartition").contains("orders.dead-letter");
             assertThat(plan.table(TableRole.of("app.data")).layoutKey()).isEqualTo("input.app.key");
             assertThat(plan.table(TableRole.LOG_INDEX).layoutKey()).isEqualTo(RowflowConfig.LOG_INDEX_LAYOUT_CONFIG);
             assertThat(plan.table(TableRole.ORDER).tableKey()).isEqualTo(RowflowConfig.ORDER_TABLE_CONFIG);

@@ -202,7 +202,7 @@ class DeclaredInputsIT {
         assertThat(TopicReader.header(dead.get(0), "__streams.errors.exception"))
                 .isEqualTo("org.apache.kafka.common.errors.SerializationException");
         assertThat(TopicReader.header(dead.get(0), "__streams.errors.message"))
-                .startsWith("value of topic readings (").contains("is not a avro record");
+                .startsWith("value of topic readings (").contains("is not a record in format avro");
     }
 
     @Test

@@ -20,7 +20,6 @@ import dev.rowflow.embedded.load.OlderSchemas;
 import dev.rowflow.embedded.load.OrderGenerator;
 import dev.rowflow.embedded.load.OrderProducer;
 import dev.rowflow.pipeline.serde.EventSerdes;
-import dev.rowflow.pipeline.topology.OrderTopology;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -107,7 +106,7 @@ class OrderPipelineIT {
                 }
             }
             producer.flush();
-            OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, uids(config));
+            OrderRows rows = dev.rowflow.pipeline.ingest.OrderIngest.rows(config, uids(config));
             awaitCommitted(pipeline, config);
 
             // Documented: an order whose customer is unknown is written at once, without the
@@ -215,7 +214,7 @@ class OrderPipelineIT {
             producer.flush();
             awaitCommitted(pipeline, config);
 
-            OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, uids(config));
+            OrderRows rows = dev.rowflow.pipeline.ingest.OrderIngest.rows(config, uids(config));
             Map<String, Set<String>> expected = expected(rows, orders);
             assertThat(stored(config, rows)).isEqualTo(expected);
             assertThat(countOf(expected, TableRole.ORDER_INDEX)).isEqualTo(orders.size());
@@ -307,7 +306,7 @@ class OrderPipelineIT {
     @Test
     void shouldReadABlobWrittenWithTheFirstOrderSchemaAfterTheSchemaChanged() throws Exception {
         RowflowConfig config = config("orders-old-blob", Map.of(RowflowConfig.ORDER_DESIGN_CONFIG, "blob"));
-        OrderRows rows = dev.rowflow.pipeline.ingest.OrderJoin.rows(config, null);
+        OrderRows rows = dev.rowflow.pipeline.ingest.OrderIngest.rows(config, null);
         Order order = new OrderGenerator(3, 1, 1_600_000_000_000L).nextOrder();
         byte[] oldBlob = OlderSchemas.encode(order, EventSchemas.historic("Order-v1.avsc"));
         byte[] key = rows.orderRowKey(order.getCustomerNumber(), order.getOrderNumber());
@@ -385,10 +384,11 @@ class OrderPipelineIT {
         }
     }
 
-    /** Waits until the group has committed every record of the inputs and of the repartitioned orders. */
+    /** Waits until the group has committed every record of the inputs and of the join's internal topics. */
     private static void awaitCommitted(RowflowPipeline pipeline, RowflowConfig config) throws Exception {
         String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
-        List<String> topics = List.of(topic(config, true), topic(config, false), OrderTopology.repartitionTopic(group));
+        List<String> topics = new java.util.ArrayList<>(List.of(topic(config, true), topic(config, false)));
+        topics.addAll(dev.rowflow.pipeline.ingest.OrderIngest.internalTopics(group));
         try (Admin admin = Admin.create(config.kafkaProperties())) {
             Offsets.awaitCommitted(admin, group, topics, -1, java.time.Duration.ofSeconds(120),
                     polled -> assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR));

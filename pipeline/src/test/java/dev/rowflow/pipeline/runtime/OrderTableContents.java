@@ -63,8 +63,8 @@ public final class OrderTableContents {
             throws java.io.IOException {
         Map<String, Set<String>> stored = new TreeMap<>();
         Map<TableRole, TableDefinition> tables = new TreeMap<>();
-        dev.rowflow.pipeline.ingest.OrderJoin.of(config, null).tables()
-                .forEach(table -> tables.put(table.role(), table.definition()));
+        dev.rowflow.pipeline.ingest.OrderIngest.of(config, null).forEach(input -> input.tables()
+                .forEach(table -> tables.put(table.role(), table.definition())));
         for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
             try (Table t = connection.getTable(table.getValue().name());
                  ResultScanner scanner = t.getScanner(new Scan().readAllVersions())) {

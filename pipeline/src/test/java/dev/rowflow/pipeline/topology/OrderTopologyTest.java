@@ -35,7 +35,10 @@ import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The production orders topology, with the production Streams properties, on TopologyTestDriver. */
+/**
+ * The production orders topology -- the customers and orders inputs of the {@code OrderMapping}
+ * preset, orders joining customers -- with the production Streams properties, on TopologyTestDriver.
+ */
 class OrderTopologyTest {
     private final InMemoryRowSink sink = new InMemoryRowSink();
     private TopologyTestDriver driver;
@@ -72,6 +75,10 @@ class OrderTopologyTest {
 
     /** What HBase would hold: the cells of every row written, merged per table and key. */
     private Map<String, List<Cell>> stored() {
+        return merged(sink);
+    }
+
+    private static Map<String, List<Cell>> merged(InMemoryRowSink sink) {
         List<Row> written = new ArrayList<>(sink.flushed());
         written.addAll(sink.buffered());
         Map<String, List<Cell>> cells = new TreeMap<>();
@@ -82,6 +89,13 @@ class OrderTopologyTest {
         }
         cells.values().forEach(l -> l.sort(java.util.Comparator.comparing(Cell::toString)));
         return cells;
+    }
+
+    /** What HBase would hold had the rows been written as {@code rows} says. */
+    private static Map<String, List<Cell>> stored(List<Row> rows) {
+        InMemoryRowSink expected = new InMemoryRowSink();
+        expected.buffered().addAll(rows);
+        return merged(expected);
     }
 
     @Test
@@ -97,8 +111,7 @@ class OrderTopologyTest {
         List<Row> expected = new ArrayList<>();
         expected.add(rows.customerRow(customer, 42L));
         expected.addAll(rows.rowsOf(order, customer));
-        assertThat(sink.buffered()).containsExactlyElementsOf(expected);
-        assertThat(driver.<String, Long>getKeyValueStore(OrderTopology.AWAITING_STORE).approximateNumEntries()).isZero();
+        assertThat(stored()).isEqualTo(stored(expected));
     }
 
     @Test
@@ -123,14 +136,62 @@ class OrderTopologyTest {
         assertThat(stored().get("ORDER/" + KeyBytes.toStringBinary(rows.orderRowKey("C0000001",
                 first.getOrderNumber())) + "@" + first.getOrderTime().toEpochMilli()))
                 .noneMatch(c -> new String(c.qualifier(), StandardCharsets.UTF_8).equals("cn"));
-        int flushesBefore = sink.flushes();
         send(customer);
 
         assertThat(stored()).isEqualTo(customerFirst);
-        // The completions were made durable before the waiting orders were forgotten.
-        assertThat(sink.flushes()).isEqualTo(flushesBefore + 1);
-        assertThat(sink.buffered()).isEmpty();
-        assertThat(driver.<String, Long>getKeyValueStore(OrderTopology.AWAITING_STORE).all().hasNext()).isFalse();
+    }
+
+    @Test
+    void shouldRewriteTheOrdersOfARenamedCustomerWithItsNewName() {
+        start(OrderDesign.NORMALIZED, false);
+        OrderGenerator generator = new OrderGenerator(7, 1, 1_700_000_000_000L);
+        Customer customer = OrderGenerator.customer(1);
+        Order first = generator.nextOrder();
+        Order second = generator.nextOrder();
+        Customer renamed = Customer.newBuilder(customer).setName("Renamed Ltd").build();
+
+        send(customer);
+        send(first);
+        send(second);
+        send(renamed);
+
+        List<Row> expected = new ArrayList<>();
+        expected.add(rows.customerRow(renamed, 42L));
+        expected.addAll(rows.rowsOf(first, renamed));
+        expected.addAll(rows.rowsOf(second, renamed));
+        Map<String, List<Cell>> latest = new TreeMap<>();
+        // The last cell of each qualifier is what a read returns: the new name, the old one below it.
+        stored().forEach((row, cells) -> {
+            Map<String, Cell> byQualifier = new java.util.LinkedHashMap<>();
+            sink.buffered().stream().filter(r -> (r.table() + "/" + KeyBytes.toStringBinary(r.key()) + "@"
+                    + r.timestamp()).equals(row)).flatMap(r -> r.cells().stream()).forEach(cell -> byQualifier.put(
+                    new String(cell.qualifier(), StandardCharsets.UTF_8), cell));
+            List<Cell> last = new ArrayList<>(byQualifier.values());
+            last.sort(java.util.Comparator.comparing(Cell::toString));
+            latest.put(row, last);
+        });
+        assertThat(latest).isEqualTo(stored(expected));
+    }
+
+    @Test
+    void shouldReadTheInternalTopicsTheOrdersPipelineNames() {
+        RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "unused:9092",
+                RowflowConfig.PIPELINES_CONFIG, "orders"));
+        try (dev.rowflow.pipeline.ingest.PipelinePlan plan = dev.rowflow.pipeline.ingest.PipelinePlan.build(config,
+                null)) {
+            String description = plan.topology(new dev.rowflow.pipeline.ingest.Wiring(() -> sink,
+                    new FlushBeforeCommit(), Map.of())).describe().toString();
+            java.util.Set<String> read = new java.util.TreeSet<>();
+            java.util.regex.Matcher topics = java.util.regex.Pattern.compile("Source: \\S+ \\(topics: \\[([^]]+)]")
+                    .matcher(description);
+            while (topics.find()) {
+                read.add(topics.group(1));
+            }
+            java.util.Set<String> expected = new java.util.TreeSet<>(List.of("customers", "orders"));
+            dev.rowflow.pipeline.ingest.OrderIngest.internalTopics("app")
+                    .forEach(topic -> expected.add(topic.substring("app-".length())));
+            assertThat(read).isEqualTo(expected);
+        }
     }
 
     @Test
@@ -161,19 +222,21 @@ class OrderTopologyTest {
                 EventSerdes.customers().serializer().serialize("customers", customer));
         orders.pipeInput("x".getBytes(StandardCharsets.UTF_8), noCustomerBytes);
         orders.pipeInput("y".getBytes(StandardCharsets.UTF_8), "not avro".getBytes(StandardCharsets.UTF_8));
-        send(generator.nextOrder());
+        Order good = generator.nextOrder();
+        send(good);
 
         List<TestRecord<byte[], byte[]>> deadCustomers = badCustomers.readRecordsToList();
         assertThat(deadCustomers).hasSize(1);
-        assertThat(header(deadCustomers.get(0), "__streams.errors.message"))
-                .isEqualTo("invalid key 'someone-else': must be the customer number 'C0000001'");
+        assertThat(header(deadCustomers.get(0), "__streams.errors.message")).isEqualTo("invalid key 'someone-else': "
+                + "must be the customer number: the customers topic is compacted and keyed by it");
         List<TestRecord<byte[], byte[]>> deadOrders = badOrders.readRecordsToList();
         assertThat(deadOrders).hasSize(2);
         assertThat(deadOrders.get(0).value()).isEqualTo(noCustomerBytes);
         assertThat(header(deadOrders.get(0), "__streams.errors.exception")).isEqualTo(InvalidEventException.class.getName());
         assertThat(header(deadOrders.get(0), "__streams.errors.topic")).isEqualTo("orders");
-        assertThat(header(deadOrders.get(1), "__streams.errors.message")).contains("not a single-object Avro record");
-        assertThat(sink.buffered()).filteredOn(r -> r.table() == TableRole.ORDER).hasSize(1);
+        assertThat(header(deadOrders.get(1), "__streams.errors.message")).contains("is not a record in format avro");
+        assertThat(sink.buffered()).filteredOn(r -> r.table() == TableRole.ORDER).extracting(Row::key)
+                .containsOnly(rows.orderRowKey(good.getCustomerNumber(), good.getOrderNumber()));
     }
 
     private static String header(TestRecord<byte[], byte[]> record, String name) {

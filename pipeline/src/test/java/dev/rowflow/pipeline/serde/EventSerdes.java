@@ -6,8 +6,8 @@ import dev.rowflow.events.Order;
 import dev.rowflow.keying.EventSchemas;
 
 /**
- * The serdes of rowflow's input topics: single-object Avro, current schema version written, every
- * released version read (see {@link EventSchemas}).
+ * The serdes tests write rowflow's own events with: single-object Avro, current schema version
+ * written, every released version read (see {@link EventSchemas}).
  */
 public final class EventSerdes {
     private EventSerdes() {
