@@ -65,7 +65,7 @@ final class ConfigCommand implements Callable<Integer> {
     private static void printReference(PrintWriter out) {
         out.print(ConfigDocs.markdownTable());
         out.printf("%nEach input named in inputs is configured by these keys (index.<index>.* "
-                + "for each index named in its indexes):%n%n");
+                + "for each index named in its indexes, rows.<kind>.* for each kind of rows named in its rows):%n%n");
         out.print(ConfigDocs.inputMarkdownTable());
         out.printf("%nKeys starting with kafka. go to Kafka Streams and its clients without the "
                 + "prefix; keys starting with hbase., zookeeper. or hadoop. go to the HBase client as they are. "

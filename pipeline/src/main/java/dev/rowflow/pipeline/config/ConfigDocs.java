@@ -28,7 +28,7 @@ public final class ConfigDocs {
      * input {@code <name>} with one index {@code <index>}.
      */
     public static String inputMarkdownTable() {
-        return markdownTable(InputConfig.definition(List.of("<index>")), InputConfig.PREFIX + "<name>.");
+        return markdownTable(InputConfig.definition(List.of("<index>"), List.of("<kind>")), InputConfig.PREFIX + "<name>.");
     }
 
     private static String markdownTable(ConfigDef def, String prefix) {

@@ -80,7 +80,7 @@ public final class EffectiveConfig {
         Map<String, Entry> entries = new TreeMap<>();
         defaults(RowflowConfig.CONFIG, "", entries);
         for (InputConfig input : config.inputs()) {
-            defaults(InputConfig.definition(input.indexes()), input.prefix(), entries);
+            defaults(input.definition(), input.prefix(), entries);
         }
         effective.forEach((key, value) -> {
             Source source = variables.containsKey(key) ? Source.ENVIRONMENT : Source.FILE;
@@ -110,7 +110,7 @@ public final class EffectiveConfig {
         }
         for (InputConfig input : config.inputs()) {
             if (key.startsWith(input.prefix())) {
-                ConfigKey inputKey = InputConfig.definition(input.indexes()).configKeys()
+                ConfigKey inputKey = input.definition().configKeys()
                         .get(key.substring(input.prefix().length()));
                 return inputKey != null && inputKey.type == Type.PASSWORD;
             }

@@ -82,6 +82,9 @@ public final class InputConfig extends AbstractConfig {
     public static final String TIME_BUCKET_SECONDS = "time.bucket.seconds";
     public static final String MAX_CELL_BYTES = "max.cell.bytes";
     public static final String INDEXES = "indexes";
+    /** The kinds of rows made per array element, each configured by {@code rows.<kind>.*}. */
+    public static final String ROWS = "rows";
+    public static final String EACH = "each";
     public static final String SUMMARY_TABLE = "summary.table";
     public static final String SUMMARY_KEY = "summary.key";
     public static final String SUMMARY_PERIOD_SECONDS = "summary.period.seconds";
@@ -119,6 +122,7 @@ public final class InputConfig extends AbstractConfig {
 
     private final String name;
     private final List<String> indexes;
+    private final List<String> rows;
 
     /**
      * @param name  the input's name (from {@code inputs})
@@ -136,14 +140,16 @@ public final class InputConfig extends AbstractConfig {
     }
 
     private InputConfig(String name, Map<String, ?> props) {
-        super(definition(indexNames(name, props)), props, false);
+        super(definition(names(name, props, INDEXES), names(name, props, ROWS)), props, false);
         this.name = name;
         this.indexes = getList(INDEXES);
-        ConfigDef def = definition(indexes);
+        this.rows = getList(ROWS);
+        ConfigDef def = definition(indexes, rows);
         for (String key : props.keySet()) {
             if (!def.names().contains(key)) {
                 throw new ConfigException(PREFIX + name + "." + key + ": unknown key of input " + name
                         + (key.startsWith("index.") ? " (is the index in " + key(INDEXES) + "?)" : "")
+                        + (key.startsWith("rows.") ? " (are the rows in " + key(ROWS) + "?)" : "")
                         + " (see `rowflow config`)");
             }
         }
@@ -153,23 +159,30 @@ public final class InputConfig extends AbstractConfig {
         checkFormat();
     }
 
-    private static List<String> indexNames(String name, Map<String, ?> props) {
-        Object value = props.get(INDEXES);
+    /** The names listed under {@code key} ({@code indexes}, {@code rows}), read before the rest. */
+    private static List<String> names(String name, Map<String, ?> props, String key) {
+        Object value = props.get(key);
         if (value == null) {
             return List.of();
         }
         try {
-            return (List<String>) ConfigDef.parseType(INDEXES, value, Type.LIST);
+            return (List<String>) ConfigDef.parseType(key, value, Type.LIST);
         } catch (ConfigException e) {
-            throw new ConfigException(PREFIX + name + "." + INDEXES, value, e.getMessage());
+            throw new ConfigException(PREFIX + name + "." + key, value, e.getMessage());
         }
+    }
+
+    /** The definition of this input's keys, its indexes' and kinds of rows' included. */
+    public ConfigDef definition() {
+        return definition(indexes, rows);
     }
 
     /**
      * The keys of one input, each without its {@code input.<name>.} prefix; {@code index.<i>.*}
-     * keys for each index named in {@code indexes}.
+     * keys for each index named in {@code indexes}, {@code rows.<kind>.*} for each kind in
+     * {@code rows}.
      */
-    public static ConfigDef definition(List<String> indexes) {
+    public static ConfigDef definition(List<String> indexes, List<String> rows) {
         ConfigDef def = new ConfigDef()
                 .define(TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
                         "Kafka topic of the input; it must exist.")
@@ -321,6 +334,23 @@ public final class InputConfig extends AbstractConfig {
                                     + "rowflow_index_rows_skipped_total); dead-letter sets the record aside.");
             TableSettings.define(def, prefix + TABLE);
         }
+        def.define(ROWS, Type.LIST, "", Importance.MEDIUM, "Kinds of rows made per element of an array in "
+                + "the record (an order's line items), each configured by rows.<kind>.*; see docs/mapping.md.");
+        for (String kind : rows) {
+            String prefix = "rows." + kind + ".";
+            def.define(prefix + EACH, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                            Importance.HIGH, "The arrays rows " + kind + " are made of, outermost first, each with "
+                                    + "the alias its element is read under: 'items as item' or 'boxes as box, "
+                                    + "box.items as item'.")
+                    .define(prefix + KEY, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                            Importance.HIGH, "Row key of rows " + kind + " over the record's fields, the aliases' "
+                                    + "($position.<alias> the element's 1-based position, $ordinal the row's number).")
+                    .define(prefix + COLUMNS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                            Importance.HIGH, "The cells of rows " + kind + ", as columns.")
+                    .define(prefix + TABLE, Type.STRING, "", Importance.MEDIUM, "Table of rows " + kind + "; empty: "
+                            + "the data table (keep the rows' keys apart from the data rows').");
+            TableSettings.define(def, prefix + TABLE);
+        }
         return def;
     }
 
@@ -414,6 +444,11 @@ public final class InputConfig extends AbstractConfig {
         return indexes;
     }
 
+    /** The kinds of rows made per array element, in declaration order. */
+    public List<String> rows() {
+        return rows;
+    }
+
     /** The keys (without prefix) naming this input's tables, data table first. */
     List<String> tableKeys() {
         List<String> keys = new ArrayList<>();
@@ -423,6 +458,11 @@ public final class InputConfig extends AbstractConfig {
         }
         if (!getString(SUMMARY_KEY).isEmpty()) {
             keys.add(SUMMARY_TABLE);
+        }
+        for (String kind : rows) {
+            if (!getString("rows." + kind + "." + TABLE).isEmpty()) {
+                keys.add("rows." + kind + "." + TABLE);
+            }
         }
         return keys;
     }
@@ -456,6 +496,11 @@ public final class InputConfig extends AbstractConfig {
         return TableRole.of(name + ".summary");
     }
 
+    /** The table rows {@code kind} go to: their own if {@code rows.<kind>.table} names one, else the data table. */
+    public TableRole rowsRole(String kind) {
+        return getString("rows." + kind + "." + TABLE).isEmpty() ? dataRole() : TableRole.of(name + ".rows." + kind);
+    }
+
     /** The role of each table key, data table first. */
     public Map<String, TableRole> rolesByTableKey() {
         Map<String, TableRole> roles = new LinkedHashMap<>();
@@ -465,6 +510,11 @@ public final class InputConfig extends AbstractConfig {
         }
         if (!getString(SUMMARY_KEY).isEmpty()) {
             roles.put(SUMMARY_TABLE, summaryRole());
+        }
+        for (String kind : rows) {
+            if (!rowsRole(kind).equals(dataRole())) {
+                roles.put("rows." + kind + "." + TABLE, rowsRole(kind));
+            }
         }
         return roles;
     }
@@ -480,6 +530,11 @@ public final class InputConfig extends AbstractConfig {
         for (String index : indexes) {
             if (role == indexRole(index)) {
                 return key("index." + index + "." + KEY);
+            }
+        }
+        for (String kind : rows) {
+            if (role == rowsRole(kind)) {
+                return key("rows." + kind + "." + KEY);
             }
         }
         throw new IllegalArgumentException("table " + role + " is not one of input " + name + "'s");
@@ -547,7 +602,22 @@ public final class InputConfig extends AbstractConfig {
                 getString(TIME_MISSING).equals(MISSING_RECORD_TIMESTAMP), getInt(TIME_BUCKET_SECONDS) * 1000L,
                 indexSpecs, summaryKey.isEmpty() ? null : new MappingSpec.SummarySpec(summaryRole(), summaryKey,
                 getLong(SUMMARY_PERIOD_SECONDS) * 1000L), getInt(MAX_CELL_BYTES))
-                .withTtl(getString(TTL_MS).isBlank() ? null : getString(TTL_MS));
+                .withTtl(getString(TTL_MS).isBlank() ? null : getString(TTL_MS)).withElementRows(elementRows());
+    }
+
+    private List<MappingSpec.ElementRowsSpec> elementRows() {
+        List<MappingSpec.ElementRowsSpec> specs = new ArrayList<>();
+        for (String kind : rows) {
+            String prefix = "rows." + kind + ".";
+            try {
+                specs.add(new MappingSpec.ElementRowsSpec(kind, rowsRole(kind), getString(prefix + EACH),
+                        getString(prefix + KEY), ColumnSpec.parseList(getString(prefix + COLUMNS),
+                        getString(COLUMNS_MISMATCH).equals(MISMATCH_NO_CELL))));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(key(prefix + COLUMNS), getString(prefix + COLUMNS), e.getMessage());
+            }
+        }
+        return specs;
     }
 
     /**

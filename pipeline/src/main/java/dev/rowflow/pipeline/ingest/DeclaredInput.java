@@ -141,6 +141,14 @@ public final class DeclaredInput implements Ingest {
         Deletes deletes = Deletes.of(Deletes.Tombstones.of(input.tombstones()),
                 condition(input, InputConfig.DELETE_WHEN, input.deleteWhen(), format), input.changeEvents(),
                 fullBeforeImages(input, mapping));
+        if (deletes.any() && mapping.hasElementRows()) {
+            String key = deletes.changes() ? InputConfig.ENVELOPE
+                    : deletes.when() != null ? InputConfig.DELETE_WHEN : InputConfig.TOMBSTONES;
+            throw new ConfigException(input.key(key), input.getString(key), "a record that deletes (or replaces) its "
+                    + "row deletes the row and its index rows, not the rows made per array element ("
+                    + input.key(InputConfig.ROWS) + "=" + String.join(",", input.rows()) + "): take the elements' rows "
+                    + "from an input of events");
+        }
         if (deletes.any() && spec.timeBucketMillis() > 0) {
             String key = deletes.changes() ? InputConfig.ENVELOPE
                     : deletes.when() != null ? InputConfig.DELETE_WHEN : InputConfig.TOMBSTONES;

@@ -63,6 +63,41 @@ class InputConfigTest {
     }
 
     @Test
+    void shouldDeclareRowsPerArrayElementInTheDataTableOrTheirOwnAndRefuseMistakesNamingTheKey() {
+        String[] items = {"input.app.rows", "items, tags", "input.app.rows.items.each", "items as item",
+                "input.app.rows.items.key", "host.name:text, @timestamp:ts, $position.item:int",
+                "input.app.rows.items.columns", "item.sku=s, item.qty:int64=q",
+                "input.app.rows.tags.each", "tags as tag", "input.app.rows.tags.key", "tag:text, host.name:text",
+                "input.app.rows.tags.columns", "host.name=h", "input.app.rows.tags.table", "app_tags"};
+        PipelinePlan plan = plan(app(items));
+
+        assertThat(plan.tables().get(TableRole.of("app.rows.tags")).name().getNameAsString()).isEqualTo("app_tags");
+        assertThat(plan.table(TableRole.of("app.rows.tags")).layoutKey()).isEqualTo("input.app.rows.tags.key");
+        assertThat(plan.tables()).doesNotContainKey(TableRole.of("app.rows.items"));
+        assertThat(plan.declaredInput("app").orElseThrow().mapping().hasElementRows()).isTrue();
+
+        String[] bad = java.util.Arrays.copyOf(items, items.length + 2);
+        bad[items.length] = "input.app.rows.items.key";
+        bad[items.length + 1] = "host.name:text, $position.itm:int";
+        refused(app(bad), "Invalid value host.name:text, $position.itm:int for configuration "
+                + "input.app.rows.items.key: rows items: $position.itm reads $position.itm, but each gives no alias "
+                + "itm (aliases: item)");
+        bad[items.length] = "input.app.rows.items.each";
+        bad[items.length + 1] = "items item";
+        refused(app(bad), "Invalid value items item for configuration input.app.rows.items.each: rows items each "
+                + "'items item': 'items item' is not 'path as alias' (e.g. shippingLocations as location, "
+                + "location.lineItems as item)");
+        refused(app(java.util.Arrays.copyOf(items, 2)), "Missing required configuration \"input.app.rows.items.each\" "
+                + "which has no default value.");
+        String[] deleting = java.util.Arrays.copyOf(items, items.length + 2);
+        deleting[items.length] = "input.app.tombstones";
+        deleting[items.length + 1] = "delete";
+        refused(app(deleting), "Invalid value delete for configuration input.app.tombstones: a record that deletes "
+                + "(or replaces) its row deletes the row and its index rows, not the rows made per array element "
+                + "(input.app.rows=items,tags): take the elements' rows from an input of events");
+    }
+
+    @Test
     void shouldReadFamilySettingsPerDeclaredTable() {
         RowflowConfig config = new RowflowConfig(app("input.app.table.ttl.seconds", "86400",
                 "input.app.index.host.table.max.versions", "3"));
