@@ -88,10 +88,11 @@ public final class OrderMapping {
     /**
      * The orders' mapping under a design.
      *
-     * @throws IllegalArgumentException as {@link OrderRows#OrderRows} refuses the combination
+     * @throws IllegalArgumentException for a layout that is not the seed's {@code [customer][order]}, or
+     *                                  CUSTOMER++ with the normalized design
      */
     public static MappingSpec orders(OrderDesign design, RowKeyLayout orderLayout, boolean customerPlusPlus) {
-        new OrderRows(design, orderLayout, customerPlusPlus); // the same refusals
+        OrderRows.check(design, orderLayout, customerPlusPlus);
         List<KeyPart> parts = orderLayout.parts();
         String customer = parts.get(0).spec();
         String number = parts.get(1).spec();

@@ -1,11 +1,7 @@
 package dev.rowflow.keying.order;
 
 import dev.rowflow.events.Customer;
-import dev.rowflow.events.LineItem;
 import dev.rowflow.events.Order;
-import dev.rowflow.events.ShippingLocation;
-import dev.rowflow.keying.Cell;
-import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
@@ -14,15 +10,17 @@ import dev.rowflow.keying.layout.KeyEncodings;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.Salt;
+import dev.rowflow.keying.mapping.EventMapping;
+import dev.rowflow.keying.mapping.RecordSource;
+import dev.rowflow.keying.mapping.RecordTree;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * Turns customers and orders into rows (seed 002, case study 1.11.3 "Customer/Order").
+ * The keys and rows of customers and orders (seed 002, case study 1.11.3 "Customer/Order").
  *
  * <h2>Keys</h2>
  * The order layout names the two parts of the seed's order key {@code [customer][order]}, e.g.
@@ -46,9 +44,9 @@ import java.util.Map;
  * <h2>Cells</h2>
  * Family {@code d}, qualifiers in {@link OrderColumns}. Every row of an order carries the order
  * time as cell timestamp, so a replay rewrites the same cells. The order row carries the
- * customer's name, city, state and zip, denormalized (seed 002, 1.9 "denormalization"), as they
- * were known when it was written; {@link #customerColumns} completes an order written before its
- * customer arrived with exactly the cells it would have had.
+ * customer's name, city, state and zip, denormalized (seed 002, 1.9 "denormalization"). The rows
+ * are made by the declared mappings of {@link OrderMapping}, as the orders pipeline makes them;
+ * this class keeps the keys the order queries read with.
  *
  * <p>Immutable and thread-safe.
  */
@@ -76,6 +74,9 @@ public final class OrderRows {
     private final RowKeyLayout shippingLayout;
     private final RowKeyLayout lineLayout;
     private final RowKeyLayout indexLayout;
+    /** The declared mappings the rows are made by, over the order layout's own (uid-bound) parts. */
+    private final EventMapping customerMapping;
+    private final EventMapping orderMapping;
 
     /**
      * @param orderLayout       {@code customerNumber:<encoding>, orderNumber:<encoding>}, no salt
@@ -84,11 +85,7 @@ public final class OrderRows {
      * @throws IllegalArgumentException if the layout or the combination is not one of the above
      */
     public OrderRows(OrderDesign design, RowKeyLayout orderLayout, boolean customerPlusPlus) {
-        checkLayout(orderLayout);
-        if (customerPlusPlus && design == OrderDesign.NORMALIZED) {
-            throw new IllegalArgumentException("CUSTOMER++ keeps a customer and its orders in one table; "
-                    + "the normalized design needs three tables: choose record-types, denormalized or blob");
-        }
+        check(design, orderLayout, customerPlusPlus);
         this.design = design;
         this.customerPlusPlus = customerPlusPlus;
         this.customerPart = orderLayout.parts().get(0);
@@ -124,6 +121,32 @@ public final class OrderRows {
             }
         }
         this.indexLayout = layout(List.of(orderPart, customerPart));
+        Function<String, RowKeyLayout> layouts = spec -> {
+            RowKeyLayout parsed = RowKeyLayout.parse(spec, null);
+            List<KeyPart> parts = new ArrayList<>();
+            for (KeyPart part : parsed.parts()) {
+                parts.add(part.field().equals(customerPart.field()) ? customerPart
+                        : part.field().equals(orderPart.field()) ? orderPart : part);
+            }
+            return new RowKeyLayout(parsed.salt(), parts);
+        };
+        this.customerMapping = EventMapping.compile(OrderMapping.customers(orderLayout, customerPlusPlus), layouts,
+                OrderMapping.customerFormat()::cannotYield);
+        this.orderMapping = EventMapping.compile(OrderMapping.orders(design, orderLayout, customerPlusPlus), layouts,
+                OrderMapping::cannotYieldJoined);
+    }
+
+    /**
+     * Checks a combination of design, layout and CUSTOMER++.
+     *
+     * @throws IllegalArgumentException saying what is wrong
+     */
+    static void check(OrderDesign design, RowKeyLayout orderLayout, boolean customerPlusPlus) {
+        checkLayout(orderLayout);
+        if (customerPlusPlus && design == OrderDesign.NORMALIZED) {
+            throw new IllegalArgumentException("CUSTOMER++ keeps a customer and its orders in one table; "
+                    + "the normalized design needs three tables: choose record-types, denormalized or blob");
+        }
     }
 
     /**
@@ -259,110 +282,29 @@ public final class OrderRows {
     // ---------------------------------------------------------------- rows
 
     /**
-     * The customer's row, at {@code timestamp} (the record's time on the customers topic).
+     * The customer's row, at {@code timestamp} (the record's time on the customers topic), as the
+     * declared customers mapping ({@link OrderMapping#customers}) makes it.
      *
      * @throws InvalidEventException if the customer number cannot be a key
      */
     public Row customerRow(Customer customer, long timestamp) {
-        requireText("customerNumber", customer.getCustomerNumber());
-        List<Cell> cells = new ArrayList<>();
-        cells.add(cell(OrderColumns.CUSTOMER_NUMBER, customer.getCustomerNumber()));
-        cells.add(cell(OrderColumns.CUSTOMER_NAME, customer.getName()));
-        cells.add(cell(OrderColumns.CUSTOMER_STREET, customer.getAddress().getStreet()));
-        cells.add(cell(OrderColumns.CUSTOMER_CITY, customer.getAddress().getCity()));
-        cells.add(cell(OrderColumns.CUSTOMER_STATE, customer.getAddress().getState()));
-        cells.add(cell(OrderColumns.CUSTOMER_ZIP, customer.getAddress().getZip()));
-        List<String> phones = customer.getPhoneNumbers();
-        for (int i = 0; i < phones.size(); i++) {
-            cells.add(cell(OrderColumns.phone(i), phones.get(i)));
-        }
-        if (customer.getEmail() != null) {
-            cells.add(cell(OrderColumns.CUSTOMER_EMAIL, customer.getEmail()));
-        }
-        return new Row(customerTable(), customerKey(customer.getCustomerNumber()), timestamp, cells);
+        Map<String, Object> record = RecordTree.ofAvro(customer);
+        return customerMapping.apply(record, RecordSource.ofTimestamp(timestamp), () -> new byte[0]).rows().get(0);
     }
 
     /**
-     * Every row of the order under this design, then its index row. The order row carries the
-     * customer's fields when {@code customer} is known (non-null).
+     * Every row of the order under this design, as the declared orders mapping
+     * ({@link OrderMapping#orders}) makes it: the order row (with the customer's fields when
+     * {@code customer} is known, non-null), its index row, then its location and line item rows.
      *
      * @throws InvalidEventException if a number cannot be a key or the order time is missing
      */
     public List<Row> rowsOf(Order order, Customer customer) {
-        String customerNumber = requireText("customerNumber", order.getCustomerNumber());
-        String orderNumber = requireText("orderNumber", order.getOrderNumber());
-        long time = EventRules.eventTime("orderTime",
-                EventRules.keyPartPresent("orderTime", order.getOrderTime()).toEpochMilli());
-        List<ShippingLocation> locations = order.getShippingLocations();
-        int lineCount = locations.stream().mapToInt(l -> l.getLineItems().size()).sum();
-
-        List<Cell> orderCells = new ArrayList<>();
-        orderCells.add(cell(OrderColumns.CUSTOMER_NUMBER, customerNumber));
-        orderCells.add(cell(OrderColumns.ORDER_NUMBER, orderNumber));
-        orderCells.add(new Cell(OrderColumns.FAMILY, OrderColumns.ORDER_TIME, longBytes(time)));
-        orderCells.add(cell(OrderColumns.CURRENCY, order.getCurrency()));
-        orderCells.add(new Cell(OrderColumns.FAMILY, OrderColumns.LOCATION_COUNT, intBytes(locations.size())));
-        orderCells.add(new Cell(OrderColumns.FAMILY, OrderColumns.LINE_COUNT, intBytes(lineCount)));
-        if (design == OrderDesign.BLOB) {
-            orderCells.add(new Cell(OrderColumns.FAMILY, OrderColumns.ORDER_BLOB, OrderBlob.encode(order)));
-        }
+        Map<String, Object> record = new java.util.LinkedHashMap<>(RecordTree.ofAvro(order));
         if (customer != null) {
-            orderCells.addAll(customerCells(customer));
+            record.put(OrderMapping.CUSTOMER, RecordTree.ofAvro(customer));
         }
-        byte[] orderKey = orderRowKey(customerNumber, orderNumber);
-        List<Row> rows = new ArrayList<>(2 + locations.size() + lineCount);
-        rows.add(new Row(TableRole.ORDER, orderKey, time, orderCells));
-
-        int lineAcrossOrder = 0;
-        for (int l = 0; l < locations.size(); l++) {
-            ShippingLocation location = locations.get(l);
-            int locationNumber = l + 1;
-            if (design == OrderDesign.NORMALIZED || design == OrderDesign.RECORD_TYPES) {
-                rows.add(new Row(design == OrderDesign.NORMALIZED ? TableRole.SHIPPING_LOCATION : TableRole.ORDER,
-                        key(shippingLayout, customerNumber, orderNumber, SHIPPING_ROW, locationNumber),
-                        time, locationCells(location)));
-            }
-            List<LineItem> items = location.getLineItems();
-            for (int i = 0; i < items.size(); i++) {
-                lineAcrossOrder++;
-                List<Cell> cells = lineCells(items.get(i));
-                switch (design) {
-                    case NORMALIZED -> rows.add(new Row(TableRole.LINE_ITEM, key(lineLayout, customerNumber,
-                            orderNumber, null, locationNumber, i + 1), time, cells));
-                    case RECORD_TYPES -> rows.add(new Row(TableRole.ORDER, key(lineLayout, customerNumber,
-                            orderNumber, LINE_ROW, locationNumber, i + 1), time, cells));
-                    case DENORMALIZED -> {
-                        // Seed 002, 1.11.3.2.3: the location's fields copied onto each of its items,
-                        // line numbers counted across the whole order so they stay unique.
-                        cells.add(new Cell(OrderColumns.FAMILY, OrderColumns.SHIP_TO_LOCATION, intBytes(locationNumber)));
-                        cells.add(cell(OrderColumns.SHIP_TO_LINE1, location.getLine1()));
-                        if (location.getLine2() != null) {
-                            cells.add(cell(OrderColumns.SHIP_TO_LINE2, location.getLine2()));
-                        }
-                        cells.add(cell(OrderColumns.SHIP_TO_CITY, location.getCity()));
-                        cells.add(cell(OrderColumns.SHIP_TO_STATE, location.getState()));
-                        cells.add(cell(OrderColumns.SHIP_TO_ZIP, location.getZip()));
-                        rows.add(new Row(TableRole.ORDER, key(lineLayout, customerNumber, orderNumber, LINE_ROW,
-                                lineAcrossOrder), time, cells));
-                    }
-                    default -> {
-                        // BLOB: the items are inside the blob.
-                    }
-                }
-            }
-        }
-        rows.add(new Row(TableRole.ORDER_INDEX, indexLayout.encode(orderNumber, customerNumber), time,
-                List.of(new Cell(OrderColumns.INDEX_FAMILY, OrderColumns.ORDER_ROW_KEY, orderKey))));
-        return rows;
-    }
-
-    /**
-     * The customer's fields onto an order row written without them: the same cells, at the same
-     * timestamp, that {@link #rowsOf} writes when the customer is known.
-     */
-    public Row customerColumns(String orderNumber, long orderTime, Customer customer) {
-        return new Row(TableRole.ORDER, orderRowKey(customer.getCustomerNumber(), orderNumber), orderTime,
-                customerCells(customer));
+        return orderMapping.apply(record, RecordSource.ofTimestamp(-1), () -> OrderBlob.encode(order)).rows();
     }
 
     /** The order index row's key for an order number: scan this prefix to find the order. */
@@ -370,61 +312,4 @@ public final class OrderRows {
         return prefix(indexLayout.parts().subList(0, 1), orderNumber);
     }
 
-    /**
-     * Key of a row below an order. {@code type} is the record type byte, left out where the layout
-     * has none; {@code numbers} are the location and line numbers the layout ends with.
-     */
-    private byte[] key(RowKeyLayout layout, String customerNumber, String orderNumber, Byte type, int... numbers) {
-        List<Object> values = orderValues(customerNumber, orderNumber);
-        if (layout.parts().size() > values.size() + numbers.length) {
-            values.add(type);
-        }
-        for (int n : numbers) {
-            values.add(n);
-        }
-        return layout.encode(values.toArray());
-    }
-
-    private static List<Cell> customerCells(Customer customer) {
-        return List.of(cell(OrderColumns.CUSTOMER_NAME, customer.getName()),
-                cell(OrderColumns.CUSTOMER_CITY, customer.getAddress().getCity()),
-                cell(OrderColumns.CUSTOMER_STATE, customer.getAddress().getState()),
-                cell(OrderColumns.CUSTOMER_ZIP, customer.getAddress().getZip()));
-    }
-
-    private static List<Cell> locationCells(ShippingLocation location) {
-        List<Cell> cells = new ArrayList<>(5);
-        cells.add(cell(OrderColumns.LINE1, location.getLine1()));
-        if (location.getLine2() != null) {
-            cells.add(cell(OrderColumns.LINE2, location.getLine2()));
-        }
-        cells.add(cell(OrderColumns.CITY, location.getCity()));
-        cells.add(cell(OrderColumns.STATE, location.getState()));
-        cells.add(cell(OrderColumns.ZIP, location.getZip()));
-        return cells;
-    }
-
-    private static List<Cell> lineCells(LineItem item) {
-        List<Cell> cells = new ArrayList<>(10);
-        cells.add(cell(OrderColumns.ITEM_NUMBER, item.getItemNumber()));
-        cells.add(new Cell(OrderColumns.FAMILY, OrderColumns.QUANTITY, intBytes(item.getQuantity())));
-        cells.add(new Cell(OrderColumns.FAMILY, OrderColumns.PRICE, longBytes(item.getPriceCents())));
-        return cells;
-    }
-
-    private static String requireText(String field, String value) {
-        return EventRules.nonEmpty(field, value);
-    }
-
-    private static Cell cell(byte[] qualifier, String value) {
-        return new Cell(OrderColumns.FAMILY, qualifier, value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    static byte[] intBytes(int value) {
-        return ByteBuffer.allocate(Integer.BYTES).putInt(value).array();
-    }
-
-    static byte[] longBytes(long value) {
-        return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
-    }
 }

@@ -26,13 +26,14 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * The golden fixture of the order tables, recorded from {@link OrderRows} before the order
- * pipeline is built from declared inputs: 60 customers and 400 orders (Avro single-object
+ * The golden fixture of the order tables, recorded from the hand-written order rows before the
+ * orders pipeline became a preset of declared inputs ({@link OrderMapping}): 60 customers and 400 orders (Avro single-object
  * encoding, base64, one per line, {@code c } or {@code o } before each, in {@value #EVENTS}) and
  * every row the order keying makes of them under each design, with and without CUSTOMER++ (where the design
  * allows it), and with a hashed key (in {@value #ROWS}, gzipped, one line per row as {@link GoldenLogRows#line}
@@ -42,7 +43,8 @@ import java.util.zip.GZIPOutputStream;
  *
  * <p>Rewrite (only when the byte format changes on purpose, which it must not): run this class's
  * {@code main} with the keying module's test classpath and the argument
- * {@code keying/src/test/resources/golden}.
+ * {@code keying/src/test/resources/golden}. A record's rows are compared as a set ({@link #compare}):
+ * the order of the rows one record makes is not written anywhere.
  */
 public final class GoldenOrderRows {
     public static final String EVENTS = "order-events.b64";
@@ -120,32 +122,63 @@ public final class GoldenOrderRows {
     }
 
     /**
-     * The rows of every variant: per customer its row (at the time of its first order, or 0), then
+     * The rows of every variant, one list per record: per customer its row (at a fixed time), then
      * per order its rows with its customer's fields and, where its customer exists, the customer's
-     * fields alone onto the order row, as they complete an order written before its customer.
+     * fields alone on the order row ({@link #customerCells}), as they complete an order written
+     * before its customer.
      */
-    static List<String> recordedRows(List<Customer> customers, List<Order> orders) {
+    static List<List<String>> recordedRows(List<Customer> customers, List<Order> orders) {
         Map<String, Customer> byNumber = new LinkedHashMap<>();
         customers.forEach(customer -> byNumber.put(customer.getCustomerNumber(), customer));
-        List<String> lines = new ArrayList<>();
+        List<List<String>> records = new ArrayList<>();
         for (Variant variant : VARIANTS) {
             OrderRows rows = new OrderRows(variant.design(), RowKeyLayout.parse(variant.layout(), null),
                     variant.customerPlusPlus());
             for (Customer customer : customers) {
-                lines.add(GoldenLogRows.line(variant.name(), rows.customerRow(customer, 1_795_000_000_000L)));
+                records.add(List.of(GoldenLogRows.line(variant.name(), rows.customerRow(customer, CUSTOMER_TIME))));
             }
             for (Order order : orders) {
                 Customer customer = byNumber.get(order.getCustomerNumber());
-                for (Row row : rows.rowsOf(order, customer)) {
-                    lines.add(GoldenLogRows.line(variant.name(), row));
-                }
+                List<Row> made = rows.rowsOf(order, customer);
+                List<String> lines = new ArrayList<>();
+                made.forEach(row -> lines.add(GoldenLogRows.line(variant.name(), row)));
                 if (customer != null) {
-                    lines.add(GoldenLogRows.line(variant.name(), rows.customerColumns(order.getOrderNumber(),
-                            order.getOrderTime().toEpochMilli(), customer)));
+                    lines.add(GoldenLogRows.line(variant.name(), customerCells(made.get(0))));
                 }
+                records.add(lines);
             }
         }
-        return lines;
+        return records;
+    }
+
+    /** The time customer rows are recorded at (their record's timestamp). */
+    static final long CUSTOMER_TIME = 1_795_000_000_000L;
+
+    /** The order row's customer cells alone: what completes an order written before its customer. */
+    static Row customerCells(Row orderRow) {
+        Set<String> customerQualifiers = Set.of("cn", "cc", "cs", "cz");
+        return new Row(orderRow.table(), orderRow.key(), orderRow.timestamp(), orderRow.cells().stream()
+                .filter(cell -> customerQualifiers.contains(new String(cell.qualifier(), StandardCharsets.UTF_8)))
+                .toList());
+    }
+
+    /**
+     * Compares one record's rows with the golden lines from {@code from} on, as sets (the order
+     * of the rows one record makes is not written anywhere); returns the line after them.
+     */
+    static int compare(List<String> golden, int from, List<String> record) {
+        if (from + record.size() > golden.size()) {
+            throw new AssertionError("golden lines end before the record at line " + (from + 1));
+        }
+        List<String> expected = new ArrayList<>(golden.subList(from, from + record.size()));
+        List<String> actual = new ArrayList<>(record);
+        java.util.Collections.sort(expected);
+        java.util.Collections.sort(actual);
+        if (!expected.equals(actual)) {
+            throw new AssertionError("the rows of the record at golden line " + (from + 1) + " differ:\nexpected "
+                    + expected + "\nactual   " + actual);
+        }
+        return from + record.size();
     }
 
     /** The recorded events, {@code c} customers and {@code o} orders, as their bytes. */
@@ -206,9 +239,11 @@ public final class GoldenOrderRows {
         }
         try (BufferedWriter out = new BufferedWriter(new OutputStreamWriter(
                 new GZIPOutputStream(Files.newOutputStream(dir.resolve(ROWS))), StandardCharsets.UTF_8))) {
-            for (String line : recordedRows(customers, orders)) {
-                out.write(line);
-                out.newLine();
+            for (List<String> record : recordedRows(customers, orders)) {
+                for (String line : record) {
+                    out.write(line);
+                    out.newLine();
+                }
             }
         }
     }

@@ -53,13 +53,19 @@ class OrderRowsTest {
         return hex(s.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The rows in the order of their keys (as a scan returns them), whatever order they were made in. */
+    private static List<Row> byKey(List<Row> rows) {
+        return rows.stream().sorted((a, b) -> Arrays.compareUnsigned(a.key(), b.key())).toList();
+    }
+
     private static Map<TableRole, Long> countByTable(List<Row> rows) {
         return rows.stream().collect(Collectors.groupingBy(Row::table, Collectors.counting()));
     }
 
     @Test
     void shouldLayOutTheNormalizedDesignInThreeTables() {
-        List<Row> rows = new OrderRows(OrderDesign.NORMALIZED, RAW, false).rowsOf(order("C1", "O7"), customer("C1"));
+        List<Row> rows = byKey(new OrderRows(OrderDesign.NORMALIZED, RAW, false).rowsOf(order("C1", "O7"),
+                customer("C1")));
 
         assertThat(countByTable(rows)).isEqualTo(Map.of(TableRole.ORDER, 1L, TableRole.SHIPPING_LOCATION, 2L,
                 TableRole.LINE_ITEM, 3L, TableRole.ORDER_INDEX, 1L));
@@ -74,11 +80,13 @@ class OrderRowsTest {
     @Test
     void shouldPutEveryRecordTypeUnderTheOrderKeyInOneTable() {
         OrderRows rows = new OrderRows(OrderDesign.RECORD_TYPES, RAW, false);
-        List<Row> written = rows.rowsOf(order("C1", "O7"), null);
+        List<Row> written = rows.rowsOf(order("C1", "O7"), null).stream()
+                .filter(row -> row.table().equals(TableRole.ORDER)).toList();
 
-        assertThat(countByTable(written)).isEqualTo(Map.of(TableRole.ORDER, 6L, TableRole.ORDER_INDEX, 1L));
+        assertThat(countByTable(rows.rowsOf(order("C1", "O7"), null)))
+                .isEqualTo(Map.of(TableRole.ORDER, 6L, TableRole.ORDER_INDEX, 1L));
         String order = hex("C1\0O7\0");
-        assertThat(written.subList(0, 6)).extracting(r -> hex(r.key())).containsExactly(
+        assertThat(written.subList(0, 6)).extracting(r -> hex(r.key())).containsExactlyInAnyOrder(
                 order + "31",
                 order + "32" + "80000001",
                 order + "33" + "80000001" + "80000001",
@@ -91,7 +99,7 @@ class OrderRowsTest {
 
     @Test
     void shouldCopyTheShippingLocationOntoEachLineItemNumberedAcrossTheOrder() {
-        List<Row> rows = new OrderRows(OrderDesign.DENORMALIZED, RAW, false).rowsOf(order("C1", "O7"), null);
+        List<Row> rows = byKey(new OrderRows(OrderDesign.DENORMALIZED, RAW, false).rowsOf(order("C1", "O7"), null));
 
         assertThat(rows).hasSize(1 + 3 + 1);
         assertThat(rows.subList(1, 4)).extracting(r -> hex(r.key())).containsExactly(
@@ -121,8 +129,8 @@ class OrderRowsTest {
 
         assertThat(hex(rows.customerRow(customer("C1"), 5L).key())).isEqualTo(hex("C1\0" + "1"));
         assertThat(hex(rows.orderRowKey("C1", "O7"))).isEqualTo(hex("C1\0" + "2" + "O7\0" + "1"));
-        assertThat(hex(rows.rowsOf(order("C1", "O7"), null).get(2).key()))
-                .isEqualTo(hex("C1\0" + "2" + "O7\0" + "3") + "8000000180000001");
+        assertThat(rows.rowsOf(order("C1", "O7"), null)).extracting(row -> hex(row.key()))
+                .contains(hex("C1\0" + "2" + "O7\0" + "3") + "8000000180000001");
         assertThat(hex(rows.customerPrefix("C1"))).isEqualTo(hex("C1\0"));
         assertThat(rows.customerTable()).isEqualTo(TableRole.ORDER);
         // "C10" is another customer: not under the prefix of "C1".
@@ -140,27 +148,25 @@ class OrderRowsTest {
     }
 
     @Test
-    void shouldCompleteAnOrderWithExactlyTheCellsItWouldHaveHad() {
+    void shouldWriteTheCustomersFieldsOnTheOrderRowOnlyWhenTheCustomerIsKnown() {
         OrderRows rows = new OrderRows(OrderDesign.RECORD_TYPES, RAW, false);
         Order order = order("C1", "O7");
         Row complete = rows.rowsOf(order, customer("C1")).get(0);
         Row incomplete = rows.rowsOf(order, null).get(0);
-        Row completion = rows.customerColumns("O7", order.getOrderTime().toEpochMilli(), customer("C1"));
 
-        assertThat(completion.key()).isEqualTo(complete.key());
-        assertThat(completion.timestamp()).isEqualTo(complete.timestamp());
-        assertThat(union(incomplete, completion)).containsExactlyInAnyOrderElementsOf(complete.cells());
-    }
-
-    private static List<dev.rowflow.keying.Cell> union(Row a, Row b) {
-        return java.util.stream.Stream.concat(a.cells().stream(), b.cells().stream()).toList();
+        assertThat(incomplete.key()).isEqualTo(complete.key());
+        assertThat(incomplete.timestamp()).isEqualTo(complete.timestamp());
+        assertThat(complete.cells()).containsAll(incomplete.cells());
+        assertThat(complete.cells()).extracting(c -> new String(c.qualifier(), StandardCharsets.UTF_8))
+                .containsAll(List.of("cn", "cc", "cs", "cz"));
+        assertThat(complete.cells()).hasSize(incomplete.cells().size() + 4);
     }
 
     @Test
     void shouldPointTheIndexFromOrderNumberToOrderRow() {
         OrderRows rows = new OrderRows(OrderDesign.NORMALIZED, RAW, false);
         List<Row> written = rows.rowsOf(order("C1", "O7"), null);
-        Row index = written.get(written.size() - 1);
+        Row index = written.stream().filter(row -> row.table().equals(TableRole.ORDER_INDEX)).findFirst().orElseThrow();
 
         assertThat(index.table()).isEqualTo(TableRole.ORDER_INDEX);
         assertThat(hex(index.key())).isEqualTo(hex("O7\0C1"));

@@ -82,6 +82,37 @@ class InputTopologyTest {
     }
 
     @Test
+    void shouldWriteARowPerArrayElementInTheirOwnTableAndSetAsideARecordWhoseArrayIsNone() {
+        String itemKey = "host.name:text, @timestamp:ts, $position.item:int";
+        start(Map.of("input.filebeat.rows", "items", "input.filebeat.rows.items.each", "cart.items as item",
+                "input.filebeat.rows.items.key", itemKey,
+                "input.filebeat.rows.items.columns", "item.sku=s, item.qty:int32=q, $ordinal:int64=n",
+                "input.filebeat.rows.items.table", "filebeat_items"));
+        String event = "{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"web-01\"},"
+                + "\"event\":{\"dataset\":\"shop.cart\"},\"message\":\"checkout\","
+                + "\"cart\":{\"items\":[{\"sku\":\"a\",\"qty\":2},null,{\"sku\":\"b\",\"qty\":1}]}}";
+        String none = event.replace("[{\"sku\":\"a\",\"qty\":2},null,{\"sku\":\"b\",\"qty\":1}]", "\"a,b\"");
+
+        input.pipeInput(utf8(event));
+        input.pipeInput(utf8(none));
+
+        TableRole items = TableRole.of("filebeat.rows.items");
+        RowKeyLayout layout = RowKeyLayout.parse(itemKey, null);
+        assertThat(written()).filteredOn(row -> row.table().equals(items)).containsExactly(
+                new Row(items, layout.encode("web-01", T, 1), T, List.of(cell("d", "s", "a"),
+                        new Cell(utf8("d"), utf8("q"), new byte[]{0, 0, 0, 2}),
+                        new Cell(utf8("d"), utf8("n"), new byte[]{0, 0, 0, 0, 0, 0, 0, 1}))),
+                new Row(items, layout.encode("web-01", T, 3), T, List.of(cell("d", "s", "b"),
+                        new Cell(utf8("d"), utf8("q"), new byte[]{0, 0, 0, 1}),
+                        new Cell(utf8("d"), utf8("n"), new byte[]{0, 0, 0, 0, 0, 0, 0, 2}))));
+        assertThat(written()).filteredOn(row -> row.table().equals(TableRole.of("filebeat.data"))).hasSize(1);
+        List<TestRecord<byte[], byte[]>> dead = deadLetters.readRecordsToList();
+        assertThat(dead).hasSize(1);
+        assertThat(header(dead.get(0), "__streams.errors.message"))
+                .isEqualTo("invalid cart.items 'a,b': is text, where rows items take an array");
+    }
+
+    @Test
     void shouldSetEachBadRecordAsideWithAReasonNamingThePathAndWriteTheGoodOnesOnce() {
         start(Map.of());
         String good = "{\"@timestamp\":\"2026-11-22T08:00:00.123Z\",\"host\":{\"name\":\"web-01\"},"
