@@ -375,6 +375,23 @@ names mirror InputConfig#definition (`rowflow config` lists them).
 {{- end }}
 {{- $_ = set $k "indexes" (join "," $indexes) }}
 {{- end }}
+{{- $rows := list }}
+{{- range $in.rows }}
+{{- if has .name $rows }}
+{{- fail (printf "%s.rows names the rows %q twice" $at .name) }}
+{{- end }}
+{{- $rows = append $rows .name }}
+{{- $_ = set $k (printf "rows.%s.each" .name) .each }}
+{{- $_ = set $k (printf "rows.%s.key" .name) .key }}
+{{- $_ = set $k (printf "rows.%s.columns" .name) .columns }}
+{{- if hasKey . "table" }}
+{{- $_ = set $k (printf "rows.%s.table" .name) .table }}
+{{- end }}
+{{- $k = merge $k (include "rowflow.tableSettings" (list (printf "rows.%s.table" .name) .tableSettings) | fromYaml) }}
+{{- end }}
+{{- if $rows }}
+{{- $_ = set $k "rows" (join "," $rows) }}
+{{- end }}
 {{- with $in.summary }}
 {{- $_ = set $k "summary.key" .key }}
 {{- if hasKey . "table" }}

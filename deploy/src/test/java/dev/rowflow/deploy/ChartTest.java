@@ -350,6 +350,11 @@ class ChartTest {
         expected.put("input.filebeat.index.host.table.ttl.seconds", "2592000");
         expected.put("input.filebeat.indexes", "host");
         expected.put("input.filebeat.key", "bucket(16) | @timestamp:ts, host.name:text, log.file.path:md5, log.offset:long");
+        expected.put("input.filebeat.rows", "tags");
+        expected.put("input.filebeat.rows.tags.columns", "host.name=h, message=m");
+        expected.put("input.filebeat.rows.tags.each", "tags as tag");
+        expected.put("input.filebeat.rows.tags.key", "tag:text, @timestamp:rts, log.file.path:md5, log.offset:long");
+        expected.put("input.filebeat.rows.tags.table", "filebeat_tags");
         expected.put("input.filebeat.summary.key", "host.name:text, event.dataset | 'generic':text, @timestamp:ts");
         expected.put("input.filebeat.summary.period.seconds", "3600");
         expected.put("input.filebeat.table", "filebeat");
@@ -400,6 +405,8 @@ class ChartTest {
         // Start-up accepts them: the join links two inputs of change events, each alone on its topic.
         try (var plan = dev.rowflow.pipeline.ingest.PipelinePlan.build(new RowflowConfig(config), null)) {
             assertThat(plan.declaredInputNames()).hasSize(5);
+            assertThat(plan.tables().get(dev.rowflow.keying.TableRole.of("filebeat.rows.tags")).name()
+                    .getNameAsString()).isEqualTo("filebeat_tags");
         }
         assertThat(inputs.get(3).tombstones()).isEqualTo("delete");
         assertThat(inputs.get(0).indexes()).containsExactly("host");

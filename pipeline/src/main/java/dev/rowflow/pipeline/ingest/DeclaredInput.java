@@ -173,8 +173,10 @@ public final class DeclaredInput implements Ingest {
     /**
      * The join {@code join.*} declares, or null.
      *
-     * @throws ConfigException naming the key, for a join of an input of events (not change events),
-     *                         a missing or bad path, or a setting a joining input does not use
+     * @throws ConfigException naming the key, for a missing or bad path, a setting a joining input
+     *                         does not use, or, of an input of events, a key over the joined fields
+     *                         or a source of the Kafka record other than {@code $timestamp} and
+     *                         {@code $value}
      */
     private static Join join(InputConfig input) {
         Optional<String> joined = input.joinInput();

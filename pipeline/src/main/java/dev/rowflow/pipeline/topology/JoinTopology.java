@@ -24,16 +24,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A declared input of change events that joins another's rows by a foreign key
- * ({@code join.input}), as Kafka Streams' table-table foreign-key join does: orders joining
- * customers by {@code customer_id}. Each side is the table its change events make (a row per
- * primary key, as of its last change); every change of either side makes the joined row of each
- * order it touches again, which {@link JoinedRecordWriter} writes.
+ * A declared input that joins another's rows by a foreign key ({@code join.input}), as Kafka
+ * Streams' table-table foreign-key join does: orders joining customers by {@code customer_id}.
+ * Each side is the table its records make (of change events, a row per primary key as of its last
+ * change; of events, each event under its data row key, and the joined input's latest event per
+ * joined field); every change of either side makes the joined row of each order it touches again,
+ * which {@link JoinedRecordWriter} writes.
  *
  * <pre>
  * source(customers) --> customers-writer                                   (its own rows, as without a join)
  *                   \-> customers-by-&lt;field&gt; --> repartition --> table customers-rows (field -> row)
  * source(orders) --> orders-changes --> table orders-changes (record key -> after image, source, op)
+ *           events: orders-keyer --> repartition orders-by-key --> table orders-changes (data key -> event)
  *                --> left foreign-key join orders-join (on -> field) --> orders-writer
  *                                                 store orders-join-keys (record key -> data key written)
  * </pre>
