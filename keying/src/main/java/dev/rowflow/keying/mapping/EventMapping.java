@@ -33,6 +33,9 @@ import java.util.function.Supplier;
  *       whose value is the whole record as its format keeps it.</li>
  *   <li><b>Index rows</b>: key from each index layout, one cell {@code i:r} holding the data row
  *       key (seed 002, 1.9.3).</li>
+ *   <li><b>Rows per array element</b> ({@link MappingSpec.ElementRowsSpec}): a row per element
+ *       of the arrays each kind names, keyed and filled as its key layout and columns say, in
+ *       the data table's family.</li>
  *   <li><b>Summary counter</b>: {@code s:n} + 1 in the row of the record's key and period.</li>
  * </ul>
  * Every row's cells carry the event time as timestamp, so a replay rewrites the same cells.
