@@ -9,15 +9,22 @@ public class InvalidEventException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
     private final String field;
+    private final String reason;
 
     public InvalidEventException(String field, Object value, String reason) {
         super("invalid " + field + " " + quote(value) + ": " + reason);
         this.field = field;
+        this.reason = reason;
     }
 
     /** The event field at fault, e.g. {@code hostname}. */
     public String field() {
         return field;
+    }
+
+    /** Why the value is refused, without the value: the same for every record refused alike. */
+    public String reason() {
+        return reason;
     }
 
     private static String quote(Object value) {

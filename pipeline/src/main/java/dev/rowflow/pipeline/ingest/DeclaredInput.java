@@ -424,6 +424,29 @@ public final class DeclaredInput implements Ingest {
         return deletes.any();
     }
 
+    /** What a record of it with a null value does. */
+    Deletes.Tombstones tombstones() {
+        return deletes.tombstones();
+    }
+
+    /** Its delete condition ({@code delete.when}), if records that say so delete their row. */
+    Optional<Expression> deletesWhen() {
+        return Optional.ofNullable(deletes.when());
+    }
+
+    /**
+     * Sets a record aside that one of its preset's refusals holds for, as its writer does.
+     *
+     * @throws dev.rowflow.keying.InvalidEventException with the refusal's reason
+     */
+    void check(Map<String, Object> tree, dev.rowflow.keying.mapping.RecordSource source) {
+        route().check(tree, source);
+    }
+
+    private InputTopology.Route route() {
+        return new InputTopology.Route(name, where, mapping, filtered, deletes, refusals);
+    }
+
     /** Its condition ({@code where}), if it takes only some records of its topic. */
     public Optional<Expression> where() {
         return Optional.ofNullable(where);
@@ -441,8 +464,7 @@ public final class DeclaredInput implements Ingest {
         builtIn = builder;
         rowsBy.clear();
         stream = InputTopology.source(builder, source.topic(), format, name);
-        List<InputTopology.Route> routes = topicInputs.stream().map(input -> new InputTopology.Route(input.name,
-                input.where, input.mapping, input.filtered, input.deletes, input.refusals)).toList();
+        List<InputTopology.Route> routes = topicInputs.stream().map(DeclaredInput::route).toList();
         if (joined == null) {
             InputTopology.addTo(stream, source.topic(), routes, unroutedToDeadLetter, unrouted, wiring.sinks(),
                     wiring.flushBeforeCommit());

@@ -51,7 +51,7 @@ public final class InputTopology {
          *
          * @throws InvalidEventException naming the refusal's field, value and reason
          */
-        void check(Map<String, Object> tree, RecordSource source) {
+        public void check(Map<String, Object> tree, RecordSource source) {
             for (Refusal refusal : refusals) {
                 if (refusal.when().test(tree, source)) {
                     throw new InvalidEventException(refusal.field(), refusal.value().evaluate(tree, source),

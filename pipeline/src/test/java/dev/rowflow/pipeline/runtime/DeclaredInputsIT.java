@@ -56,7 +56,7 @@ class DeclaredInputsIT {
     }
 
     @Test
-    void shouldSetEveryBadJsonRecordAsideAndWriteEachGoodOneOnce() throws Exception {
+    void shouldSetEveryBadJsonRecordAsideAndWriteEachGoodOneOnce(@TempDir Path dir) throws Exception {
         Map<String, String> props = base("bad-json");
         props.put("input.badjson.topic", "bad-json");
         props.put("input.badjson.time", "@timestamp");
@@ -141,6 +141,30 @@ class DeclaredInputsIT {
         }
         assertThat(TopicReader.header(dead.get(sent.size() - 2), "__streams.errors.message"))
                 .contains("is not valid UTF-8: ill-formed sequence at offset " + x);
+
+        // The dry run on the same topic judges every record as the pipeline did, and writes nothing.
+        Path file = dir.resolve("rowflow.properties");
+        java.util.Properties written = new java.util.Properties();
+        written.putAll(props);
+        try (var out = Files.newOutputStream(file)) {
+            written.store(out, null);
+        }
+        java.io.StringWriter report = new java.io.StringWriter();
+        int exit = dev.rowflow.pipeline.cli.Rowflow.commandLine().setOut(new java.io.PrintWriter(report))
+                .execute("mapping", "check", "-c", file.toString(), "--topic", "bad-json", "--json");
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(report.toString());
+        assertThat(exit).as("exit code; report %s", report).isZero();
+        assertThat(json.path("records").asLong()).isEqualTo(goodRecords + sent.size());
+        assertThat(json.path("good").asLong()).isEqualTo(goodRecords);
+        assertThat(json.path("collisions").asLong()).isZero();
+        long setAside = 0;
+        for (com.fasterxml.jackson.databind.JsonNode reason : json.path("deadLetters")) {
+            setAside += reason.path("records").asLong();
+        }
+        assertThat(setAside).isEqualTo(sent.size());
+        assertThat(json.path("inputs").get(0).path("dataRows").asLong()).isEqualTo(goodRecords);
+        assertThat(scan("badjson")).hasSize(goodRecords);
     }
 
     @Test

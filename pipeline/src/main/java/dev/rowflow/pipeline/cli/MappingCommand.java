@@ -1,0 +1,181 @@
+package dev.rowflow.pipeline.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.pipeline.config.ConfigSources;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.ingest.DeclaredInput;
+import dev.rowflow.pipeline.ingest.MappingCheck;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** {@code rowflow mapping}: try a declaration on a topic's records before running it. */
+@Command(name = "mapping", mixinStandardHelpOptions = true,
+        description = "Try the declared inputs of a topic on its records, writing nothing.",
+        subcommands = {MappingCommand.Check.class})
+final class MappingCommand {
+
+    /**
+     * {@code rowflow mapping check}: samples the topic (every partition from its start, no
+     * consumer group, nothing committed) and reports what the declared inputs reading it would
+     * make of each record. Exit 0, or 1 when different records would share a data row key.
+     */
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Run the declared inputs of a topic over a sample of its records without writing "
+                    + "anything: records that would become rows, dead letters by reason, key collisions. Exit 1 "
+                    + "when records would collide.")
+    static final class Check implements Callable<Integer> {
+        private static final ObjectMapper JSON = new ObjectMapper();
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = {"-c", "--config"}, paramLabel = "FILE", required = true,
+                description = "Properties file declaring the inputs, as for `rowflow run`.")
+        Path configFile;
+
+        @Option(names = "--topic", paramLabel = "TOPIC", required = true,
+                description = "The topic whose declared inputs to check.")
+        String topic;
+
+        @Option(names = "--sample", paramLabel = "N", defaultValue = "10000",
+                description = "Records to read at most, from the start of the partitions (default: ${DEFAULT-VALUE}).")
+        int sample;
+
+        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
+                description = "Stop reading after this long (default: ${DEFAULT-VALUE} s).")
+        int timeoutSeconds;
+
+        @Option(names = "--json", description = "Print the report as one JSON object.")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
+            try (PipelinePlan plan = PipelinePlan.build(config, new DryRunUids())) {
+                List<DeclaredInput> inputs = MappingCheck.inputsOf(plan, topic);
+                if (inputs.isEmpty()) {
+                    throw new ParameterException(spec.commandLine(), "--topic " + topic + ": no declared input reads "
+                            + "it (inputs: " + plan.declaredInputNames() + ")");
+                }
+                MappingCheck check = new MappingCheck(topic, inputs);
+                sample(config, check);
+                MappingCheck.Report report = check.report();
+                print(report, spec.commandLine().getOut());
+                return report.collisions() > 0 ? 1 : 0;
+            }
+        }
+
+        private void sample(RowflowConfig config, MappingCheck check) {
+            Map<String, Object> props = config.kafkaProperties();
+            props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, Math.min(sample, 5000)));
+            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer())) {
+                List<PartitionInfo> partitions = Optional.ofNullable(consumer.partitionsFor(topic)).orElse(List.of());
+                if (partitions.isEmpty()) {
+                    throw new ParameterException(spec.commandLine(), "--topic " + topic + ": no such topic");
+                }
+                List<TopicPartition> assigned = new ArrayList<>();
+                partitions.forEach(p -> assigned.add(new TopicPartition(topic, p.partition())));
+                consumer.assign(assigned);
+                consumer.seekToBeginning(assigned);
+                Map<TopicPartition, Long> end = consumer.endOffsets(assigned);
+                long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+                int read = 0;
+                while (read < sample && System.nanoTime() < deadline && !atEnd(consumer, assigned, end)) {
+                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                        if (read++ >= sample) {
+                            break;
+                        }
+                        check.add(new MappingCheck.Sampled(record.partition(), record.offset(), record.timestamp(),
+                                record.key(), record.value(), record.headers()));
+                    }
+                }
+            }
+        }
+
+        private static boolean atEnd(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
+                                     Map<TopicPartition, Long> end) {
+            for (TopicPartition partition : partitions) {
+                if (consumer.position(partition) < end.get(partition)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private void print(MappingCheck.Report report, PrintWriter out) throws Exception {
+            if (json) {
+                Map<String, Object> root = new java.util.LinkedHashMap<>();
+                root.put("topic", report.topic());
+                root.put("records", report.records());
+                root.put("good", report.good());
+                root.put("unrouted", report.unrouted());
+                root.put("collisions", report.collisions());
+                root.put("inputs", report.inputs());
+                root.put("deadLetters", report.deadLetters());
+                out.println(JSON.writeValueAsString(root));
+                out.flush();
+                return;
+            }
+            out.printf("topic %s: %d records read, %d would become rows or deletes, %d set aside, %d taken by no "
+                            + "input%n", report.topic(), report.records(), report.good(),
+                    report.deadLetters().stream().mapToLong(MappingCheck.Reason::records).sum(), report.unrouted());
+            for (MappingCheck.InputReport input : report.inputs()) {
+                out.printf("input %s: %d records, %d data rows (%d rows in all), %d deletes, %d tombstones ignored, "
+                                + "%d set aside, %d key collisions%s, %d records sent twice%n", input.input(),
+                        input.taken(), input.dataRows(), input.rows(), input.deletes(), input.ignored(),
+                        input.deadLetters(), input.collisions(),
+                        input.collisionAt() == null ? "" : " (first: " + input.collisionAt() + ")", input.duplicates());
+            }
+            for (MappingCheck.Reason reason : report.deadLetters()) {
+                out.printf("set aside %d: %s%n    first at %s: %s%n", reason.records(), reason.reason(),
+                        reason.firstAt(), reason.firstMessage());
+            }
+            out.flush();
+        }
+    }
+
+    /**
+     * Ids for uid key parts in a dry run: the same name gets the same id within the run, and
+     * nothing is stored (so keys compare, but are not the ones the UID table would give).
+     */
+    static final class DryRunUids implements UidResolver {
+        private final Map<String, Long> ids = new ConcurrentHashMap<>();
+        private final AtomicLong next = new AtomicLong();
+
+        @Override
+        public long idOf(String kind, String name) {
+            return ids.computeIfAbsent(kind + '\0' + name, k -> next.incrementAndGet());
+        }
+
+        @Override
+        public Optional<String> nameOf(String kind, long id) {
+            return ids.entrySet().stream().filter(e -> e.getValue() == id && e.getKey().startsWith(kind + '\0'))
+                    .map(e -> e.getKey().substring(kind.length() + 1)).findFirst();
+        }
+    }
+}
