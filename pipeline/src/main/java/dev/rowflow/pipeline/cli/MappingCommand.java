@@ -1,7 +1,9 @@
 package dev.rowflow.pipeline.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rowflow.keying.format.JsonFormat;
 import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.keying.mapping.MappingSuggestion;
 import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.ingest.DeclaredInput;
@@ -33,8 +35,56 @@ import java.util.concurrent.atomic.AtomicLong;
 /** {@code rowflow mapping}: try a declaration on a topic's records before running it. */
 @Command(name = "mapping", mixinStandardHelpOptions = true,
         description = "Try the declared inputs of a topic on its records, writing nothing.",
-        subcommands = {MappingCommand.Check.class})
+        subcommands = {MappingCommand.Check.class, MappingCommand.Suggest.class})
 final class MappingCommand {
+
+    /**
+     * Reads at most {@code sample} records of {@code topic} from the start of every partition,
+     * for at most {@code timeout}, without a consumer group (nothing committed).
+     *
+     * @return the topic's partitions
+     * @throws ParameterException if the topic does not exist
+     */
+    static int sample(CommandSpec spec, RowflowConfig config, String topic, int sample, Duration timeout,
+                      java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        Map<String, Object> props = config.kafkaProperties();
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, Math.min(sample, 5000)));
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<PartitionInfo> partitions = Optional.ofNullable(consumer.partitionsFor(topic)).orElse(List.of());
+            if (partitions.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--topic " + topic + ": no such topic");
+            }
+            List<TopicPartition> assigned = new ArrayList<>();
+            partitions.forEach(p -> assigned.add(new TopicPartition(topic, p.partition())));
+            consumer.assign(assigned);
+            consumer.seekToBeginning(assigned);
+            Map<TopicPartition, Long> end = consumer.endOffsets(assigned);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            int read = 0;
+            while (read < sample && System.nanoTime() < deadline && !atEnd(consumer, assigned, end)) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (read++ >= sample) {
+                        break;
+                    }
+                    each.accept(record);
+                }
+            }
+            return partitions.size();
+        }
+    }
+
+    private static boolean atEnd(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
+                                 Map<TopicPartition, Long> end) {
+        for (TopicPartition partition : partitions) {
+            if (consumer.position(partition) < end.get(partition)) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     /**
      * {@code rowflow mapping check}: samples the topic (every partition from its start, no
@@ -80,51 +130,13 @@ final class MappingCommand {
                             + "it (inputs: " + plan.declaredInputNames() + ")");
                 }
                 MappingCheck check = new MappingCheck(topic, inputs);
-                sample(config, check);
+                sample(spec, config, topic, sample, Duration.ofSeconds(timeoutSeconds),
+                        record -> check.add(new MappingCheck.Sampled(record.partition(), record.offset(),
+                                record.timestamp(), record.key(), record.value(), record.headers())));
                 MappingCheck.Report report = check.report();
                 print(report, spec.commandLine().getOut());
                 return report.collisions() > 0 ? 1 : 0;
             }
-        }
-
-        private void sample(RowflowConfig config, MappingCheck check) {
-            Map<String, Object> props = config.kafkaProperties();
-            props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, Math.min(sample, 5000)));
-            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer())) {
-                List<PartitionInfo> partitions = Optional.ofNullable(consumer.partitionsFor(topic)).orElse(List.of());
-                if (partitions.isEmpty()) {
-                    throw new ParameterException(spec.commandLine(), "--topic " + topic + ": no such topic");
-                }
-                List<TopicPartition> assigned = new ArrayList<>();
-                partitions.forEach(p -> assigned.add(new TopicPartition(topic, p.partition())));
-                consumer.assign(assigned);
-                consumer.seekToBeginning(assigned);
-                Map<TopicPartition, Long> end = consumer.endOffsets(assigned);
-                long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
-                int read = 0;
-                while (read < sample && System.nanoTime() < deadline && !atEnd(consumer, assigned, end)) {
-                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                        if (read++ >= sample) {
-                            break;
-                        }
-                        check.add(new MappingCheck.Sampled(record.partition(), record.offset(), record.timestamp(),
-                                record.key(), record.value(), record.headers()));
-                    }
-                }
-            }
-        }
-
-        private static boolean atEnd(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
-                                     Map<TopicPartition, Long> end) {
-            for (TopicPartition partition : partitions) {
-                if (consumer.position(partition) < end.get(partition)) {
-                    return false;
-                }
-            }
-            return true;
         }
 
         private void print(MappingCheck.Report report, PrintWriter out) throws Exception {
@@ -156,6 +168,72 @@ final class MappingCommand {
                         reason.firstAt(), reason.firstMessage());
             }
             out.flush();
+        }
+    }
+
+    /**
+     * {@code rowflow mapping suggest}: samples the topic and prints a declaration of it that
+     * {@code rowflow run} takes as it is ({@link MappingSuggestion}), with what the sample showed
+     * of each field as comments. JSON topics.
+     */
+    @Command(name = "suggest", mixinStandardHelpOptions = true,
+            description = "Sample a topic of JSON records and print a declared input for it: the event time and its "
+                    + "formats, a salted time-led key that keeps every sampled record apart, a host-led index, "
+                    + "columns; the fields seen as comments.")
+    static final class Suggest implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = {"-c", "--config"}, paramLabel = "FILE", required = true,
+                description = "Properties file with the kafka.* settings to read the topic with.")
+        Path configFile;
+
+        @Option(names = "--topic", paramLabel = "TOPIC", required = true, description = "The topic to sample.")
+        String topic;
+
+        @Option(names = "--input", paramLabel = "NAME",
+                description = "The input's name in the declaration (default: the topic's letters and digits).")
+        String input;
+
+        @Option(names = "--sample", paramLabel = "N", defaultValue = "10000",
+                description = "Records to read at most, from the start of the partitions (default: ${DEFAULT-VALUE}).")
+        int sample;
+
+        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
+                description = "Stop reading after this long (default: ${DEFAULT-VALUE} s).")
+        int timeoutSeconds;
+
+        @Override
+        public Integer call() throws Exception {
+            RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
+            MappingSuggestion suggestion = new MappingSuggestion();
+            AtomicLong notJson = new AtomicLong();
+            List<String> notJsonAt = new ArrayList<>();
+            JsonFormat json = new JsonFormat();
+            int partitions = sample(spec, config, topic, sample, Duration.ofSeconds(timeoutSeconds), record -> {
+                try {
+                    suggestion.add(json.read(record.value()).tree());
+                } catch (RuntimeException e) {
+                    notJson.incrementAndGet();
+                    if (notJsonAt.size() < 3) {
+                        notJsonAt.add(record.partition() + "@" + record.offset());
+                    }
+                }
+            });
+            String name = input != null ? input : topic.replaceAll("[^A-Za-z0-9]", "");
+            MappingSuggestion.Suggestion result = suggestion.suggest(name.isEmpty() ? "input" : name, topic,
+                    partitions);
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(result.properties());
+            out.printf("# %d records sampled, %d not JSON objects%s%n", result.records() + notJson.get(), notJson.get(),
+                    notJsonAt.isEmpty() ? "" : " (" + String.join(", ", notJsonAt) + ")");
+            out.println("# field | present | kinds | distinct | examples");
+            for (MappingSuggestion.Field field : result.fields()) {
+                out.printf("#   %s | %d | %s | %s%d | %s%n", field.path(), field.present(), String.join(", ",
+                        field.kinds()), field.distinctCapped() ? ">=" : "", field.distinct(), field.examples());
+            }
+            out.flush();
+            return 0;
         }
     }
 

@@ -73,6 +73,38 @@ class MappingCheckTest {
     }
 
     @Test
+    void shouldRunTheSuggestedDeclarationAsItIsAndFindEverySampledRecordARowOfItsOwn() throws Exception {
+        List<String> sampled = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            // Filebeat lines of three hosts, ten to a millisecond, some hosts on an older agent without log.level.
+            String level = i % 7 == 0 ? "" : ",\"log\":{\"level\":\"info\"}";
+            sampled.add("{\"@timestamp\":\"2026-11-22T08:00:0" + (i / 100) + "." + String.format("%03d", i / 10)
+                    + "Z\",\"host\":{\"name\":\"web-" + (i % 3) + "\"},\"log.offset\":" + (i * 120) + level
+                    + ",\"message\":\"GET /" + (i % 5) + "\"}");
+        }
+        dev.rowflow.keying.mapping.MappingSuggestion suggestion = new dev.rowflow.keying.mapping.MappingSuggestion();
+        sampled.forEach(json -> suggestion.add(dev.rowflow.keying.mapping.RecordTree.parseJson(
+                json.getBytes(StandardCharsets.UTF_8))));
+        dev.rowflow.keying.mapping.MappingSuggestion.Suggestion suggested = suggestion.suggest("web", "web-logs", 2);
+        java.util.Properties declared = new java.util.Properties();
+        declared.load(new java.io.StringReader(suggested.properties()));
+        Map<String, String> props = new HashMap<>(Map.of("kafka.bootstrap.servers", "unused:9092", "pipelines", ""));
+        declared.stringPropertyNames().forEach(key -> props.put(key, declared.getProperty(key)));
+
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
+            MappingCheck check = new MappingCheck("web-logs", MappingCheck.inputsOf(plan, "web-logs"));
+            for (int i = 0; i < sampled.size(); i++) {
+                check.add(record(i, sampled.get(i)));
+            }
+
+            assertThat(suggested.collisions()).isZero();
+            assertThat(check.report().good()).isEqualTo(300);
+            assertThat(check.report().collisions()).isZero();
+            assertThat(check.report().inputs().get(0).rows()).isEqualTo(600); // a data row and a host index row each
+        }
+    }
+
+    @Test
     void shouldFindNoCollisionOnceTheKeyKeepsTheRecordsApart() {
         try (PipelinePlan plan = plan("bucket(4) | @timestamp:ts, host.name:text, message:md5")) {
             MappingCheck check = new MappingCheck("app", MappingCheck.inputsOf(plan, "app"));
