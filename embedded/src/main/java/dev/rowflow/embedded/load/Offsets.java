@@ -47,6 +47,11 @@ public final class Offsets {
         return lag;
     }
 
+    /** The records written to {@code topic}: the sum of its partitions' end offsets (nothing deleted). */
+    public static long written(Admin admin, String topic) throws InterruptedException, ExecutionException {
+        return endOffsets(admin, topic).values().stream().mapToLong(Long::longValue).sum();
+    }
+
     /** The end offset of every partition of {@code topic}. */
     static Map<TopicPartition, Long> endOffsets(Admin admin, String topic)
             throws InterruptedException, ExecutionException {

@@ -168,6 +168,59 @@ class DeclaredInputsIT {
     }
 
     @Test
+    void shouldIngestEveryRecordOnceThroughTheDeclarationMappingSuggestPrints(@TempDir Path dir) throws Exception {
+        Map<String, String> props = base("suggested");
+        RowflowConfig kafka = new RowflowConfig(props);
+        try (Admin admin = Admin.create(kafka.kafkaProperties())) {
+            admin.createTopics(List.of(new NewTopic("web-logs", 3, (short) 1))).all().get();
+            KafkaTopics.awaitLeaders(admin, "web-logs", Duration.ofSeconds(30));
+        }
+        // Filebeat lines of four hosts from two agent versions (the older without log.level), up to ten lines of a
+        // host's file in one millisecond, some messages alike: only the host and the offset keep them apart.
+        int count = 2_000;
+        try (TopicProducer producer = TopicProducer.open(kafka.kafkaProperties(), "web-logs")) {
+            for (int i = 0; i < count; i++) {
+                String level = i % 5 == 0 ? "" : ",\"level\":\"" + (i % 3 == 0 ? "warn" : "info") + "\"";
+                String line = "{\"@timestamp\":\"2026-11-22T08:" + String.format("%02d:%02d.%03d", i / 600, i / 10 % 60,
+                        i / 10) + "Z\",\"host\":{\"name\":\"web-" + (i % 4) + "\"},\"log\":{\"offset\":" + (i / 4 * 97)
+                        + ",\"file\":{\"path\":\"/var/log/nginx/access.log\"}" + level + "},\"message\":\"GET /"
+                        + (i % 7) + " 200\"}";
+                producer.send("web-" + (i % 4), null, line.getBytes(StandardCharsets.UTF_8));
+            }
+            producer.flush();
+        }
+        Path file = dir.resolve("kafka.properties");
+        java.util.Properties connection = new java.util.Properties();
+        connection.putAll(props);
+        try (var out = Files.newOutputStream(file)) {
+            connection.store(out, null);
+        }
+
+        java.io.StringWriter printed = new java.io.StringWriter();
+        int exit = dev.rowflow.pipeline.cli.Rowflow.commandLine().setOut(new java.io.PrintWriter(printed))
+                .execute("mapping", "suggest", "-c", file.toString(), "--topic", "web-logs", "--input", "web");
+        assertThat(exit).as("exit code; printed %s", printed).isZero();
+        java.util.Properties suggested = new java.util.Properties();
+        suggested.load(new java.io.StringReader(printed.toString()));
+        assertThat(suggested.getProperty("input.web.time")).isEqualTo("@timestamp");
+        // Each host's offsets repeat across hosts, and lines share milliseconds: only both part them.
+        assertThat(suggested.getProperty("input.web.key")).startsWith("bucket(8) | @timestamp:ts, ");
+        assertThat(List.of(suggested.getProperty("input.web.key").split("\\|")[1].split(",")))
+                .extracting(String::strip).containsExactlyInAnyOrder("@timestamp:ts", "host.name:text", "log.offset:long");
+        assertThat(printed.toString()).contains("# " + count + " records sampled, 0 not JSON objects");
+
+        // Run as printed: every record a row of its own, none set aside.
+        Map<String, String> run = new HashMap<>(props);
+        suggested.stringPropertyNames().forEach(key -> run.put(key, suggested.getProperty(key)));
+        PipelineRuns.runUntilCommitted(new RowflowConfig(run), "web-logs");
+        assertThat(scan("web")).hasSize(count);
+        assertThat(scan("web_host")).hasSize(count);
+        try (Admin admin = Admin.create(kafka.kafkaProperties())) {
+            assertThat(dev.rowflow.embedded.load.Offsets.written(admin, "web-logs.dead-letter")).isZero();
+        }
+    }
+
+    @Test
     void shouldReadAvroRecordsOfTwoSchemaVersionsThroughTheReaderSchema(@TempDir Path dir) throws Exception {
         Schema v1 = SchemaBuilder.record("Reading").namespace("com.example").fields()
                 .requiredString("sensor").requiredLong("ts").requiredDouble("value").endRecord();
