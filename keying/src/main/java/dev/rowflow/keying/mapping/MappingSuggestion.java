@@ -24,7 +24,9 @@ import java.util.Set;
  * <h2>How</h2>
  * <ul>
  *   <li><b>Fields</b>: each leaf of each record, objects descended, arrays one leaf, by dotted
- *       path ({@code host.name}; a key with a dot in it is found by the same path).</li>
+ *       path ({@code host.name}; a key with a dot in it is found by the same path). Two fields
+ *       that never occur in one record and together occur in every one are a fallback, the more
+ *       frequent first ({@code host.name | host}), and count as present in every record.</li>
  *   <li><b>Time</b>: of the fields present in every record, those whose every value reads as a
  *       time between 2000 and 2100 in one of {@code iso8601}, {@code epoch-s}, {@code epoch-ms},
  *       {@code epoch-us}, {@code epoch-ns} (epoch units told apart by magnitude, as Druid's
@@ -149,6 +151,7 @@ public final class MappingSuggestion {
      * @param partitions the topic's partitions
      */
     public Suggestion suggest(String input, String topic, int partitions) {
+        stats.keySet().removeIf(path -> path.contains(" | ")); // made again by each suggest
         List<Field> fields = new ArrayList<>();
         stats.forEach((path, s) -> fields.add(new Field(path, s.present, Set.copyOf(s.kinds), s.distinct.size(),
                 s.capped, List.copyOf(s.examples))));
@@ -158,6 +161,7 @@ public final class MappingSuggestion {
                 always.add(path);
             }
         });
+        always.addAll(fallbacks());
         String timePath = null;
         Map<String, Double> formats = Map.of();
         int best = -1;
@@ -216,8 +220,9 @@ public final class MappingSuggestion {
             parts.add(path + ":" + encoding(path));
         }
         String key = "bucket(" + buckets + ") | " + String.join(", ", parts);
-        String host = always.stream().filter(path -> path.equals("host.name") || path.equals("host")
-                || path.equals("hostname")).findFirst().orElse(null);
+        String host = always.stream().filter(path -> List.of(path.split(" \\| ")).stream().allMatch(
+                alternative -> alternative.equals("host.name") || alternative.equals("host")
+                        || alternative.equals("hostname"))).findFirst().orElse(null);
         String index = null;
         if (host != null && stats.get(host).kinds.equals(Set.of("text"))) {
             List<String> indexParts = new ArrayList<>();
@@ -230,8 +235,64 @@ public final class MappingSuggestion {
             }
             index = String.join(", ", indexParts);
         }
+        // An index part must be a column of the data row; a wildcard keeps no fallback's value.
+        List<String> columns = new ArrayList<>();
+        if (index != null) {
+            List.of(index.split(", ")).stream().map(part -> part.substring(0, part.lastIndexOf(':')))
+                    .filter(part -> part.contains(" | ")).forEach(columns::add);
+        }
+        columns.add("*=f.*");
         return new Suggestion(input, topic, records.size(), fields, timePath, formats, key, collisions, index,
-                "*=f.*");
+                String.join(", ", columns));
+    }
+
+    /**
+     * Pairs of scalar fields that never occur in one record and together occur in every one, as
+     * fallbacks, the more frequent first ({@code host.name | host}: newer agents write
+     * {@code host.name}, older ones a {@code host} string).
+     */
+    private List<String> fallbacks() {
+        List<String> partial = new ArrayList<>();
+        stats.forEach((path, s) -> {
+            if (s.present < records.size() && s.kinds.stream().allMatch(k -> k.equals("text")
+                    || k.equals("a whole number"))) {
+                partial.add(path);
+            }
+        });
+        List<String> found = new ArrayList<>();
+        for (int i = 0; i < partial.size(); i++) {
+            for (int j = i + 1; j < partial.size(); j++) {
+                Stats a = stats.get(partial.get(i));
+                Stats b = stats.get(partial.get(j));
+                if (a.present + b.present != records.size()) {
+                    continue;
+                }
+                FieldPath first = FieldPath.parse(partial.get(i));
+                FieldPath second = FieldPath.parse(partial.get(j));
+                // A leaf of one is no leaf of the other: {"host":{"name":..}} has host, but as an object.
+                boolean apart = records.stream().allMatch(record -> leaf(first.resolve(record))
+                        != leaf(second.resolve(record)));
+                if (apart) {
+                    boolean aFirst = a.present > b.present || a.present == b.present
+                            && partial.get(i).length() >= partial.get(j).length();
+                    String fallback = aFirst ? partial.get(i) + " | " + partial.get(j)
+                            : partial.get(j) + " | " + partial.get(i);
+                    Stats union = new Stats();
+                    union.present = records.size();
+                    union.kinds.addAll(a.kinds);
+                    union.kinds.addAll(b.kinds);
+                    union.examples.addAll(a.examples);
+                    union.examples.addAll(b.examples);
+                    stats.putIfAbsent(fallback, union);
+                    found.add(fallback);
+                }
+            }
+        }
+        return found;
+    }
+
+    private static boolean leaf(Object value) {
+        return value != null && value != RecordTree.NULL && !(value instanceof Map);
     }
 
     /** The formats that read every value of {@code path} as a plausible time, with their shares; null if none do. */

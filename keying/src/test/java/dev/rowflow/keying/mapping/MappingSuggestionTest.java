@@ -38,6 +38,22 @@ class MappingSuggestionTest {
     }
 
     @Test
+    void shouldTakeAHostThatOlderAgentsWriteAsTextAndNewerOnesAsAnObjectAsAFallback() {
+        // Filebeat before 7 wrote "host":"web-1", ECS agents write "host":{"name":"web-1"}.
+        List<String> records = List.of(
+                "{\"@timestamp\":\"2026-11-22T08:00:00.001Z\",\"host\":{\"name\":\"web-1\"},\"message\":\"a\"}",
+                "{\"@timestamp\":\"2026-11-22T08:00:00.001Z\",\"host\":{\"name\":\"web-2\"},\"message\":\"a\"}",
+                "{\"@timestamp\":\"2026-11-22T08:00:00.001Z\",\"host\":\"web-3\",\"message\":\"a\"}");
+
+        MappingSuggestion.Suggestion suggestion = sample(records).suggest("beats", "beats", 1);
+
+        assertThat(suggestion.key()).isEqualTo("bucket(8) | @timestamp:ts, host.name | host:text");
+        assertThat(suggestion.index()).isEqualTo("host.name | host:text, @timestamp:rts");
+        assertThat(suggestion.columns()).isEqualTo("host.name | host, *=f.*");
+        assertThat(suggestion.collisions()).isZero();
+    }
+
+    @Test
     void shouldListEveryTimeFormatTheSampleNeedsMostFirstAndTellEpochUnitsByMagnitude() {
         List<String> records = List.of("{\"ts\":1795334400.5,\"msg\":\"a\"}", "{\"ts\":1795334401.25,\"msg\":\"b\"}",
                 "{\"ts\":\"2026-11-22T08:00:02Z\",\"msg\":\"c\"}", "{\"ts\":1795334403,\"msg\":\"d\"}");

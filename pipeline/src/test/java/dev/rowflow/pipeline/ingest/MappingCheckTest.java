@@ -76,10 +76,12 @@ class MappingCheckTest {
     void shouldRunTheSuggestedDeclarationAsItIsAndFindEverySampledRecordARowOfItsOwn() throws Exception {
         List<String> sampled = new java.util.ArrayList<>();
         for (int i = 0; i < 300; i++) {
-            // Filebeat lines of three hosts, ten to a millisecond, some hosts on an older agent without log.level.
+            // Filebeat lines of three hosts, ten to a millisecond; a tenth from an older agent that writes the host as
+            // text, a seventh without log.level.
             String level = i % 7 == 0 ? "" : ",\"log\":{\"level\":\"info\"}";
             sampled.add("{\"@timestamp\":\"2026-11-22T08:00:0" + (i / 100) + "." + String.format("%03d", i / 10)
-                    + "Z\",\"host\":{\"name\":\"web-" + (i % 3) + "\"},\"log.offset\":" + (i * 120) + level
+                    + "Z\",\"host\":" + (i % 10 == 0 ? "\"web-" + (i % 3) + "\"" : "{\"name\":\"web-" + (i % 3) + "\"}")
+                    + ",\"log.offset\":" + (i * 120) + level
                     + ",\"message\":\"GET /" + (i % 5) + "\"}");
         }
         dev.rowflow.keying.mapping.MappingSuggestion suggestion = new dev.rowflow.keying.mapping.MappingSuggestion();
@@ -98,6 +100,7 @@ class MappingCheckTest {
             }
 
             assertThat(suggested.collisions()).isZero();
+            assertThat(suggested.index()).startsWith("host.name | host:text, @timestamp:rts");
             assertThat(check.report().good()).isEqualTo(300);
             assertThat(check.report().collisions()).isZero();
             assertThat(check.report().inputs().get(0).rows()).isEqualTo(600); // a data row and a host index row each
