@@ -112,9 +112,11 @@ final class ElementRows {
             }
             for (String alias : expression.elementSources()) {
                 if (!alias.isEmpty() && !expansions.containsKey(alias)) {
-                    throw new MappingException(Piece.ELEMENT_KEY, spec.name(), what + ": " + expression
-                            + " reads $position." + alias + ", but each gives no alias " + alias + " (aliases: "
-                            + String.join(", ", expansions.keySet()) + ")", null);
+                    String reads = expression.text().equals("$position." + alias) ? ""
+                            : " reads $position." + alias;
+                    throw new MappingException(Piece.ELEMENT_KEY, spec.name(), what + ": " + expression + reads
+                            + ": each gives no alias " + alias + " (aliases: " + String.join(", ", expansions.keySet())
+                            + ")", null);
                 }
             }
         }

@@ -16,6 +16,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -37,6 +38,23 @@ import java.util.concurrent.atomic.AtomicLong;
         description = "Try the declared inputs of a topic on its records, writing nothing.",
         subcommands = {MappingCommand.Check.class, MappingCommand.Suggest.class})
 final class MappingCommand {
+
+    /** How much of a topic the commands read: the options they share. */
+    static final class Sampling {
+        @Option(names = "--sample", paramLabel = "N", defaultValue = "10000",
+                description = "Records to read at most, from the start of the partitions (default: ${DEFAULT-VALUE}).")
+        int sample;
+
+        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
+                description = "Stop reading after this long (default: ${DEFAULT-VALUE} s).")
+        int timeoutSeconds;
+
+        /** {@link #sample} with these options. */
+        int read(CommandSpec spec, RowflowConfig config, String topic,
+                 java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
+            return sample(spec, config, topic, sample, Duration.ofSeconds(timeoutSeconds), each);
+        }
+    }
 
     /**
      * Reads at most {@code sample} records of {@code topic} from the start of every partition,
@@ -109,13 +127,8 @@ final class MappingCommand {
                 description = "The topic whose declared inputs to check.")
         String topic;
 
-        @Option(names = "--sample", paramLabel = "N", defaultValue = "10000",
-                description = "Records to read at most, from the start of the partitions (default: ${DEFAULT-VALUE}).")
-        int sample;
-
-        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-                description = "Stop reading after this long (default: ${DEFAULT-VALUE} s).")
-        int timeoutSeconds;
+        @Mixin
+        Sampling sampling;
 
         @Option(names = "--json", description = "Print the report as one JSON object.")
         boolean json;
@@ -130,8 +143,7 @@ final class MappingCommand {
                             + "it (inputs: " + plan.declaredInputNames() + ")");
                 }
                 MappingCheck check = new MappingCheck(topic, inputs);
-                sample(spec, config, topic, sample, Duration.ofSeconds(timeoutSeconds),
-                        record -> check.add(new MappingCheck.Sampled(record.partition(), record.offset(),
+                sampling.read(spec, config, topic, record -> check.add(new MappingCheck.Sampled(record.partition(), record.offset(),
                                 record.timestamp(), record.key(), record.value(), record.headers())));
                 MappingCheck.Report report = check.report();
                 print(report, spec.commandLine().getOut());
@@ -195,13 +207,8 @@ final class MappingCommand {
                 description = "The input's name in the declaration (default: the topic's letters and digits).")
         String input;
 
-        @Option(names = "--sample", paramLabel = "N", defaultValue = "10000",
-                description = "Records to read at most, from the start of the partitions (default: ${DEFAULT-VALUE}).")
-        int sample;
-
-        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-                description = "Stop reading after this long (default: ${DEFAULT-VALUE} s).")
-        int timeoutSeconds;
+        @Mixin
+        Sampling sampling;
 
         @Override
         public Integer call() throws Exception {
@@ -210,7 +217,7 @@ final class MappingCommand {
             AtomicLong notJson = new AtomicLong();
             List<String> notJsonAt = new ArrayList<>();
             JsonFormat json = new JsonFormat();
-            int partitions = sample(spec, config, topic, sample, Duration.ofSeconds(timeoutSeconds), record -> {
+            int partitions = sampling.read(spec, config, topic, record -> {
                 try {
                     suggestion.add(json.read(record.value()).tree());
                 } catch (RuntimeException e) {

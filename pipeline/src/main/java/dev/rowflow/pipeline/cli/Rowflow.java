@@ -6,8 +6,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /**
- * The {@code rowflow} command line. Subcommands: {@code run}, {@code config}, {@code keys}, {@code tables}, {@code index}; the demo artifact
- * adds {@code demo}.
+ * The {@code rowflow} command line. Subcommands: {@code run}, {@code config}, {@code keys}, {@code tables},
+ * {@code index}, {@code query}, {@code mapping}; the demo artifact adds {@code demo} and {@code bench}.
  */
 @Command(name = "rowflow",
         mixinStandardHelpOptions = true,

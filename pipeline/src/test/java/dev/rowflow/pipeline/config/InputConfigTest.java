@@ -80,8 +80,7 @@ class InputConfigTest {
         bad[items.length] = "input.app.rows.items.key";
         bad[items.length + 1] = "host.name:text, $position.itm:int";
         refused(app(bad), "Invalid value host.name:text, $position.itm:int for configuration "
-                + "input.app.rows.items.key: rows items: $position.itm reads $position.itm, but each gives no alias "
-                + "itm (aliases: item)");
+                + "input.app.rows.items.key: rows items: $position.itm: each gives no alias itm (aliases: item)");
         bad[items.length] = "input.app.rows.items.each";
         bad[items.length + 1] = "items item";
         refused(app(bad), "Invalid value items item for configuration input.app.rows.items.each: rows items each "

@@ -143,12 +143,7 @@ class DeclaredInputsIT {
                 .contains("is not valid UTF-8: ill-formed sequence at offset " + x);
 
         // The dry run on the same topic judges every record as the pipeline did, and writes nothing.
-        Path file = dir.resolve("rowflow.properties");
-        java.util.Properties written = new java.util.Properties();
-        written.putAll(props);
-        try (var out = Files.newOutputStream(file)) {
-            written.store(out, null);
-        }
+        Path file = propertiesFile(dir, props);
         java.io.StringWriter report = new java.io.StringWriter();
         int exit = dev.rowflow.pipeline.cli.Rowflow.commandLine().setOut(new java.io.PrintWriter(report))
                 .execute("mapping", "check", "-c", file.toString(), "--topic", "bad-json", "--json");
@@ -189,12 +184,7 @@ class DeclaredInputsIT {
             }
             producer.flush();
         }
-        Path file = dir.resolve("kafka.properties");
-        java.util.Properties connection = new java.util.Properties();
-        connection.putAll(props);
-        try (var out = Files.newOutputStream(file)) {
-            connection.store(out, null);
-        }
+        Path file = propertiesFile(dir, props);
 
         java.io.StringWriter printed = new java.io.StringWriter();
         int exit = dev.rowflow.pipeline.cli.Rowflow.commandLine().setOut(new java.io.PrintWriter(printed))
@@ -731,6 +721,17 @@ class DeclaredInputsIT {
         props.put(RowflowConfig.PIPELINES_CONFIG, "");
         props.put("kafka.commit.interval.ms", "500");
         return props;
+    }
+
+    /** {@code props} as the properties file the command line takes. */
+    private static Path propertiesFile(Path dir, Map<String, String> props) throws java.io.IOException {
+        Path file = dir.resolve("rowflow.properties");
+        java.util.Properties written = new java.util.Properties();
+        written.putAll(props);
+        try (var out = Files.newOutputStream(file)) {
+            written.store(out, null);
+        }
+        return file;
     }
 
     private static Map<ByteBuffer, Result> scan(String table) throws Exception {
