@@ -18,8 +18,9 @@ class MappingSuggestionTest {
     }
 
     @Test
-    void shouldFindTheTimeAndTheFewestFieldsThatKeepFilebeatLinesApart() {
-        // Filebeat: two lines of one file in one millisecond; the offset parts them, the host alone does not.
+    void shouldFindTheTimeAndTheIdentityFieldsThatKeepFilebeatLinesApartEvenWithoutTheTime() {
+        // Filebeat: two lines of one file in one millisecond; one offset in two files of a host, and in two hosts'
+        // files: only host, file and offset together part them all, whatever the time.
         List<String> lines = List.of(
                 line("2026-11-22T08:00:00.123Z", "web-1", "/var/log/a.log", 100, "GET /"),
                 line("2026-11-22T08:00:00.123Z", "web-1", "/var/log/a.log", 180, "GET /x"),
@@ -31,8 +32,14 @@ class MappingSuggestionTest {
         assertThat(suggestion.timePath()).isEqualTo("@timestamp");
         assertThat(suggestion.timeFormats()).containsOnlyKeys("iso8601");
         assertThat(suggestion.collisions()).isZero();
-        assertThat(suggestion.key()).isEqualTo("bucket(8) | @timestamp:ts, host.name:text, log.offset:long");
-        assertThat(suggestion.index()).isEqualTo("host.name:text, @timestamp:rts, log.offset:long");
+        assertThat(suggestion.unique()).isTrue();
+        assertThat(suggestion.key()).isEqualTo("bucket(8) | @timestamp:ts, host.name:text, log.file.path:text, "
+                + "log.offset:long");
+        assertThat(suggestion.indexes()).containsExactly(new MappingSuggestion.Index("host",
+                "host.name:text, @timestamp:rts, log.file.path:text, log.offset:long", 4, 4));
+        assertThat(suggestion.columns()).isEqualTo("host.name=host, log.file.path=path, log.offset=offset, "
+                + "message=message, *=f.*");
+        assertThat(suggestion.setAside()).isEmpty();
         assertThat(suggestion.fields()).extracting(MappingSuggestion.Field::path)
                 .contains("@timestamp", "host.name", "log.file.path", "log.offset", "message");
     }
@@ -48,8 +55,9 @@ class MappingSuggestionTest {
         MappingSuggestion.Suggestion suggestion = sample(records).suggest("beats", "beats", 1);
 
         assertThat(suggestion.key()).isEqualTo("bucket(8) | @timestamp:ts, host.name | host:text");
-        assertThat(suggestion.index()).isEqualTo("host.name | host:text, @timestamp:rts");
-        assertThat(suggestion.columns()).isEqualTo("host.name | host, *=f.*");
+        assertThat(suggestion.indexes()).extracting(MappingSuggestion.Index::key)
+                .containsExactly("host.name | host:text, @timestamp:rts");
+        assertThat(suggestion.columns()).isEqualTo("host.name | host=host, message=message, *=f.*");
         assertThat(suggestion.collisions()).isZero();
     }
 
@@ -81,7 +89,7 @@ class MappingSuggestionTest {
         assertThat(suggestion.timePath()).isNull();
         assertThat(suggestion.key()).isEqualTo("bucket(8) | $timestamp:ts, msg:md5");
         assertThat(suggestion.properties()).contains("input.plain.time=$timestamp", "input.plain.key=bucket(8) | "
-                + "$timestamp:ts, msg:md5", "input.plain.columns=*=f.*");
+                + "$timestamp:ts, msg:md5", "input.plain.columns=msg=msg, *=f.*");
     }
 
     @Test
@@ -97,6 +105,96 @@ class MappingSuggestionTest {
 
         assertThat(suggestion.collisions()).isEqualTo(1);
         assertThat(suggestion.properties()).contains("# 1 sampled records still share a key with another");
+    }
+
+    @Test
+    void shouldSetAsideRecordsWithoutATimeOrWithATimeNoFormatReadsAndInferTheRestFromTheOthers() {
+        List<String> records = new java.util.ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            // One record in 1000 has no "level": still in every record, within 0.2 %, and so a key part; the record
+            // without it is set aside for it. One "seq" is text among numbers, set aside the same way.
+            String seq = i == 500 ? "\"12a\"" : Integer.toString(i);
+            records.add("{\"time\":" + (1795334400000L + i / 4) + ",\"seq\":" + seq + (i == 7 ? "" : ",\"level\":\"info\"")
+                    + ",\"msg\":\"m" + (i % 10) + "\"}");
+        }
+        records.add("{\"msg\":\"no time\"}");
+        records.add("{\"time\":\"yesterday\",\"seq\":1,\"msg\":\"bad\"}");
+        records.add("{\"time\":true,\"seq\":2,\"msg\":\"bad\"}");
+
+        MappingSuggestion.Suggestion suggestion = sample(records).suggest("app", "app", 4);
+
+        assertThat(suggestion.timePath()).isEqualTo("time");
+        assertThat(suggestion.timeFormats()).containsOnlyKeys("epoch-ms");
+        assertThat(suggestion.key()).isEqualTo("bucket(8) | time:ts, seq:long");
+        assertThat(suggestion.unique()).isTrue();
+        assertThat(suggestion.setAside()).extracting(MappingSuggestion.SetAside::reason,
+                MappingSuggestion.SetAside::records, MappingSuggestion.SetAside::at).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("no time", 1L, List.of("#1000")),
+                org.assertj.core.groups.Tuple.tuple("time is no time in epoch-ms (e.g. 'yesterday')", 2L,
+                        List.of("#1001", "#1002")),
+                org.assertj.core.groups.Tuple.tuple("seq is text, where the key takes a whole number", 1L, List.of("#500")));
+        assertThat(suggestion.setAsideRecords()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldPartRecordsByAMessageWhereNoIdentityFieldCanAndByTheTimeWhereNothingElseCan() {
+        // Fluent Bit tail lines: no id or offset; the line itself is unique.
+        List<String> lines = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            lines.add("{\"@timestamp\":" + (1795334400 + i) + ".5,\"log\":\"GET /item/" + i + "\",\"stream\":\"stdout\"}");
+        }
+        MappingSuggestion.Suggestion byLine = sample(lines).suggest("fb", "fb", 2);
+        assertThat(byLine.key()).isEqualTo("bucket(8) | @timestamp:ts, log:text");
+        assertThat(byLine.unique()).isTrue();
+
+        // Lines that repeat: nothing parts them without the time, so the time does, alone.
+        List<String> repeated = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            repeated.add("{\"@timestamp\":" + (1795334400 + i) + ".5,\"log\":\"GET /health\",\"stream\":\"stdout\"}");
+        }
+        MappingSuggestion.Suggestion byTime = sample(repeated).suggest("fb", "fb", 2);
+        assertThat(byTime.key()).isEqualTo("bucket(8) | @timestamp:ts");
+        assertThat(byTime.unique()).isFalse();
+        assertThat(byTime.collisions()).isZero();
+        assertThat(byTime.properties()).contains("# Keeps every sampled record apart only with the time");
+    }
+
+    @Test
+    void shouldIndexAnOptionalHostSparselyOverEveryFieldThatNamesIt() {
+        // Fluent Bit: the kubernetes filter's node, or a hostname record_modifier added, or no host at all.
+        List<String> records = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            String host = switch (i % 4) {
+                case 1 -> ",\"hostname\":\"web-" + (i % 3) + "\"";
+                case 3 -> ",\"kubernetes\":{\"host\":\"node-" + (i % 5) + "\",\"pod_name\":\"api-1\"}";
+                default -> "";
+            };
+            records.add("{\"@timestamp\":\"2026-11-22T08:00:" + String.format("%02d", i) + ".000001Z\",\"log\":\"line "
+                    + i + "\"" + host + (i % 2 == 0 ? ",\"stream\":\"stdout\"" : "") + "}");
+        }
+
+        MappingSuggestion.Suggestion suggestion = sample(records).suggest("fb", "fb", 1);
+
+        assertThat(suggestion.indexes()).containsExactly(new MappingSuggestion.Index("host",
+                "hostname | kubernetes.host:text, @timestamp:rts, log:text", 20, 40));
+        assertThat(suggestion.columns()).isEqualTo("log=log, hostname | kubernetes.host=host, *=f.*");
+        assertThat(suggestion.properties()).contains("# Sparse: 20 of 40 sampled records have a row in it");
+    }
+
+    @Test
+    void shouldReadTheCommonTimePatternsAndChooseTheSaltFromThePartitions() {
+        assertThat(MappingSuggestion.timeFormatOf("t", "22/Nov/2026:08:00:00 +0000"))
+                .isEqualTo("pattern:dd/MMM/yyyy:HH:mm:ss Z");
+        assertThat(MappingSuggestion.timeFormatOf("t", "2026-11-22 08:00:00.123"))
+                .isEqualTo("pattern:yyyy-MM-dd HH:mm:ss[.SSSSSSSSS][.SSSSSS][.SSS]");
+        assertThat(MappingSuggestion.timeFormatOf("t", "2026-11-22T08:00:00.123456"))
+                .isEqualTo("pattern:yyyy-MM-dd'T'HH:mm:ss[.SSSSSSSSS][.SSSSSS][.SSS]");
+        assertThat(MappingSuggestion.timeFormatOf("t", "Sun, 22 Nov 2026 08:00:00 +0000"))
+                .isEqualTo("pattern:EEE, d MMM yyyy HH:mm:ss Z");
+        assertThat(MappingSuggestion.timeFormatOf("t", "2026-11-22T08:00:00+01:00")).isEqualTo("iso8601");
+        List<String> records = List.of("{\"t\":\"2026-11-22T08:00:00Z\",\"id\":1}", "{\"t\":\"2026-11-22T08:00:01Z\",\"id\":2}");
+        assertThat(sample(records).suggest("a", "a", 3).key()).isEqualTo("bucket(8) | t:ts, id:long");
+        assertThat(sample(records).suggest("a", "a", 24).key()).isEqualTo("bucket(24) | t:ts, id:long");
     }
 
     private static String line(String time, String host, String file, long offset, String message) {

@@ -42,8 +42,13 @@ final class MappingCommand {
     /** How much of a topic the commands read: the options they share. */
     static final class Sampling {
         @Option(names = "--sample", paramLabel = "N", defaultValue = "10000",
-                description = "Records to read at most, from the start of the partitions (default: ${DEFAULT-VALUE}).")
+                description = "Records to read at most (default: ${DEFAULT-VALUE}).")
         int sample;
+
+        @Option(names = "--from", paramLabel = "start|end", defaultValue = "start",
+                description = "Read from the start of every partition, or the last records of each (an equal share "
+                        + "of --sample; default: ${DEFAULT-VALUE}).")
+        From from;
 
         @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
                 description = "Stop reading after this long (default: ${DEFAULT-VALUE} s).")
@@ -52,18 +57,22 @@ final class MappingCommand {
         /** {@link #sample} with these options. */
         int read(CommandSpec spec, RowflowConfig config, String topic,
                  java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
-            return sample(spec, config, topic, sample, Duration.ofSeconds(timeoutSeconds), each);
+            return sample(spec, config, topic, sample, from, Duration.ofSeconds(timeoutSeconds), each);
         }
     }
 
+    /** Where in each partition sampling starts. */
+    enum From { start, end }
+
     /**
-     * Reads at most {@code sample} records of {@code topic} from the start of every partition,
-     * for at most {@code timeout}, without a consumer group (nothing committed).
+     * Reads at most {@code sample} records of {@code topic} from the start of every partition (or
+     * its last {@code sample / partitions} records), for at most {@code timeout}, without a
+     * consumer group (nothing committed).
      *
      * @return the topic's partitions
      * @throws ParameterException if the topic does not exist
      */
-    static int sample(CommandSpec spec, RowflowConfig config, String topic, int sample, Duration timeout,
+    static int sample(CommandSpec spec, RowflowConfig config, String topic, int sample, From from, Duration timeout,
                       java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
         Map<String, Object> props = config.kafkaProperties();
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
@@ -78,8 +87,14 @@ final class MappingCommand {
             List<TopicPartition> assigned = new ArrayList<>();
             partitions.forEach(p -> assigned.add(new TopicPartition(topic, p.partition())));
             consumer.assign(assigned);
-            consumer.seekToBeginning(assigned);
             Map<TopicPartition, Long> end = consumer.endOffsets(assigned);
+            if (from == From.end) {
+                Map<TopicPartition, Long> beginning = consumer.beginningOffsets(assigned);
+                long share = (sample + assigned.size() - 1) / assigned.size();
+                assigned.forEach(p -> consumer.seek(p, Math.max(beginning.get(p), end.get(p) - share)));
+            } else {
+                consumer.seekToBeginning(assigned);
+            }
             long deadline = System.nanoTime() + timeout.toNanos();
             int read = 0;
             while (read < sample && System.nanoTime() < deadline && !atEnd(consumer, assigned, end)) {
@@ -185,14 +200,17 @@ final class MappingCommand {
 
     /**
      * {@code rowflow mapping suggest}: samples the topic and prints a declaration of it that
-     * {@code rowflow run} takes as it is ({@link MappingSuggestion}), with what the sample showed
-     * of each field as comments. JSON topics.
+     * {@code rowflow run} takes as it is ({@link MappingSuggestion}), then as comments the sampled
+     * records it would set aside and what the sample showed of each field. JSON topics.
      */
     @Command(name = "suggest", mixinStandardHelpOptions = true,
             description = "Sample a topic of JSON records and print a declared input for it: the event time and its "
-                    + "formats, a salted time-led key that keeps every sampled record apart, a host-led index, "
-                    + "columns; the fields seen as comments.")
+                    + "formats, a salted time-led key that keeps every sampled record apart, host, service and "
+                    + "customer indexes, columns; then the records it would set aside and the fields seen, as "
+                    + "comments.")
     static final class Suggest implements Callable<Integer> {
+        private static final ObjectMapper JSON = new ObjectMapper();
+
         @Spec
         CommandSpec spec;
 
@@ -210,34 +228,73 @@ final class MappingCommand {
         @Mixin
         Sampling sampling;
 
+        @Option(names = "--explain", description = "Say why each part of the declaration was chosen.")
+        boolean explain;
+
+        @Option(names = "--json", description = "Print the suggestion and the report as one JSON object.")
+        boolean json;
+
         @Override
         public Integer call() throws Exception {
             RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
             MappingSuggestion suggestion = new MappingSuggestion();
-            AtomicLong notJson = new AtomicLong();
             List<String> notJsonAt = new ArrayList<>();
-            JsonFormat json = new JsonFormat();
+            AtomicLong notJson = new AtomicLong();
+            JsonFormat format = new JsonFormat();
             int partitions = sampling.read(spec, config, topic, record -> {
+                String at = record.partition() + "@" + record.offset();
                 try {
-                    suggestion.add(json.read(record.value()).tree());
-                } catch (RuntimeException e) {
-                    notJson.incrementAndGet();
-                    if (notJsonAt.size() < 3) {
-                        notJsonAt.add(record.partition() + "@" + record.offset());
+                    suggestion.add(format.read(record.value()).tree(), at);
+                } catch (RuntimeException e) { // InvalidEventException: not a JSON object
+                    if (notJson.getAndIncrement() < 3) {
+                        notJsonAt.add(at);
                     }
                 }
             });
             String name = input != null ? input : topic.replaceAll("[^A-Za-z0-9]", "");
             MappingSuggestion.Suggestion result = suggestion.suggest(name.isEmpty() ? "input" : name, topic,
                     partitions);
+            List<MappingSuggestion.SetAside> setAside = new ArrayList<>();
+            if (notJson.get() > 0) {
+                setAside.add(new MappingSuggestion.SetAside("not a JSON object", notJson.get(), notJsonAt));
+            }
+            setAside.addAll(result.setAside());
             PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                Map<String, Object> root = new java.util.LinkedHashMap<>();
+                root.put("topic", topic);
+                root.put("records", result.records() + notJson.get());
+                root.put("declaration", result.properties());
+                root.put("time", result.timePath());
+                root.put("timeFormats", result.timeFormats());
+                root.put("key", result.key());
+                root.put("collisions", result.collisions());
+                root.put("uniqueWithoutTime", result.unique());
+                root.put("indexes", result.indexes());
+                root.put("columns", result.columns());
+                root.put("setAside", setAside);
+                root.put("fields", result.fields());
+                root.put("reasons", result.reasons());
+                out.println(JSON.writeValueAsString(root));
+                out.flush();
+                return 0;
+            }
             out.print(result.properties());
-            out.printf("# %d records sampled, %d not JSON objects%s%n", result.records() + notJson.get(), notJson.get(),
-                    notJsonAt.isEmpty() ? "" : " (" + String.join(", ", notJsonAt) + ")");
-            out.println("# field | present | kinds | distinct | examples");
+            long aside = setAside.stream().mapToLong(MappingSuggestion.SetAside::records).sum();
+            out.printf("#%n# %d records sampled: %d would be rows, %d set aside%n", result.records() + notJson.get(),
+                    result.records() + notJson.get() - aside, aside);
+            for (MappingSuggestion.SetAside reason : setAside) {
+                out.printf("#   %d %s (at %s)%n", reason.records(), reason.reason(), String.join(", ", reason.at()));
+            }
+            if (explain) {
+                out.println("# Why:");
+                result.reasons().forEach(reason -> out.println("#   " + reason));
+            }
+            out.println("# field | present | kinds | distinct | top values | min..max");
             for (MappingSuggestion.Field field : result.fields()) {
-                out.printf("#   %s | %d | %s | %s%d | %s%n", field.path(), field.present(), String.join(", ",
-                        field.kinds()), field.distinctCapped() ? ">=" : "", field.distinct(), field.examples());
+                out.printf("#   %s | %d | %s | %s%d | %s%s%n", field.path(), field.present(), field.kinds(),
+                        field.distinctCapped() ? ">=" : "", field.distinct(), field.top(), field.min() == null ? ""
+                                : " | " + field.min().toPlainString() + ".." + field.max().toPlainString());
             }
             out.flush();
             return 0;

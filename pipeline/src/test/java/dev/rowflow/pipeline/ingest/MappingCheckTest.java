@@ -100,7 +100,7 @@ class MappingCheckTest {
             }
 
             assertThat(suggested.collisions()).isZero();
-            assertThat(suggested.index()).startsWith("host.name | host:text, @timestamp:rts");
+            assertThat(suggested.indexes().get(0).key()).startsWith("host.name | host:text, @timestamp:rts");
             assertThat(check.report().good()).isEqualTo(300);
             assertThat(check.report().collisions()).isZero();
             assertThat(check.report().inputs().get(0).rows()).isEqualTo(600); // a data row and a host index row each

@@ -197,7 +197,7 @@ class DeclaredInputsIT {
         assertThat(suggested.getProperty("input.web.key")).startsWith("bucket(8) | @timestamp:ts, ");
         assertThat(List.of(suggested.getProperty("input.web.key").split("\\|")[1].split(",")))
                 .extracting(String::strip).containsExactlyInAnyOrder("@timestamp:ts", "host.name:text", "log.offset:long");
-        assertThat(printed.toString()).contains("# " + count + " records sampled, 0 not JSON objects");
+        assertThat(printed.toString()).contains("# " + count + " records sampled: " + count + " would be rows, 0 set aside");
 
         // Run as printed: every record a row of its own, none set aside.
         Map<String, String> run = new HashMap<>(props);
