@@ -131,10 +131,13 @@ public final class MappingSuggestion {
      * @param unique      whether the key's fields part every sampled record without the time
      * @param setAside    records the declaration sets aside, by reason
      * @param reasons     why each part was chosen, for {@code --explain}
+     * @param beforeImage for a topic of change events ({@code envelope=debezium}), {@code full} or
+     *                    {@code partial}; null for a topic of events
      */
     public record Suggestion(String input, String topic, long records, List<Field> fields, String timePath,
                              Map<String, Double> timeFormats, String key, long collisions, boolean unique,
-                             List<Index> indexes, String columns, List<SetAside> setAside, List<String> reasons) {
+                             List<Index> indexes, String columns, List<SetAside> setAside, List<String> reasons,
+                             String beforeImage) {
 
         /** Records the declaration sets aside. */
         public long setAsideRecords() {
@@ -149,6 +152,14 @@ public final class MappingSuggestion {
             s.append("inputs=").append(input).append('\n');
             s.append(p).append("topic=").append(topic).append('\n');
             s.append(p).append("format=json\n");
+            if (beforeImage != null) {
+                s.append("# Change events: each row the table's row as of its last change, at the change's time\n");
+                s.append(p).append("envelope=debezium\n");
+                s.append("# ").append(beforeImage.equals("full") ? "Every sampled update and delete carries the whole "
+                        + "row before it: no change reads its stored row" : "Some sampled updates or deletes carry no "
+                        + "whole row before them: each change reads its stored row").append('\n');
+                s.append(p).append("before.image=").append(beforeImage).append('\n');
+            }
             if (timePath != null) {
                 s.append("# ").append(String.join(", ", timeFormats.entrySet().stream().map(e -> e.getKey() + " "
                         + percent(e.getValue())).toList())).append(" of the sampled times\n");
@@ -191,8 +202,18 @@ public final class MappingSuggestion {
     private record Sampled(Map<String, Object> tree, String at) {
     }
 
+    /**
+     * A change event: the event as read, the row it leaves, its key's field names, its operation,
+     * the columns of its before image (null: none).
+     */
+    private record ChangeEvent(Sampled event, Sampled row, List<String> keyNames, String op, Set<String> before) {
+    }
+
     private final Map<String, Stats> stats = new LinkedHashMap<>();
     private final List<Sampled> records = new ArrayList<>();
+    private final List<ChangeEvent> changes = new ArrayList<>();
+    private final Map<String, List<String>> refused = new LinkedHashMap<>();
+    private final Map<String, Long> refusedCounts = new LinkedHashMap<>();
 
     private static final class Stats {
         long present;
@@ -222,6 +243,45 @@ public final class MappingSuggestion {
     public void add(Map<String, Object> record, String at) {
         records.add(new Sampled(record, at));
         walk("", record, stats);
+    }
+
+    /**
+     * Adds one change event of a table (Debezium's envelope, as {@code envelope=debezium} reads
+     * it).
+     *
+     * @param row    the row the change leaves: its after image, its before image for a delete
+     * @param key    the Kafka record's key (Debezium's: the primary key's columns), or null
+     * @param op     the operation, {@code c r u d}
+     * @param before the before image, or null
+     * @param event  the whole event as read, taken as an event where most of the sample are no
+     *               change events
+     */
+    public void addChange(Map<String, Object> row, Map<String, Object> key, String op, Map<String, Object> before,
+                          Map<String, Object> event, String at) {
+        List<String> keyNames = key == null ? List.of() : key.keySet().stream().map(MappingSuggestion::step).toList();
+        changes.add(new ChangeEvent(new Sampled(event, at), new Sampled(row, at), keyNames, op,
+                before == null ? null : Set.copyOf(before.keySet())));
+    }
+
+    /** Counts a sampled record the format cannot read (not JSON, not a change event), with the reason. */
+    public void addRefused(String reason, String at) {
+        refusedCounts.merge(reason, 1L, Long::sum);
+        List<String> places = refused.computeIfAbsent(reason, k -> new ArrayList<>());
+        if (places.size() < EXAMPLES) {
+            places.add(at);
+        }
+    }
+
+    private long refusedCount() {
+        return refusedCounts.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** The records the format refuses, then {@code setAside}. */
+    private List<SetAside> withRefused(List<SetAside> setAside) {
+        List<SetAside> all = new ArrayList<>();
+        refused.forEach((reason, at) -> all.add(new SetAside(reason, refusedCounts.get(reason), List.copyOf(at))));
+        all.addAll(setAside);
+        return all;
     }
 
     private static void walk(String prefix, Map<?, ?> object, Map<String, Stats> into) {
@@ -274,6 +334,15 @@ public final class MappingSuggestion {
      * @param partitions the topic's partitions
      */
     public Suggestion suggest(String input, String topic, int partitions) {
+        if (changes.size() * 100L >= (long) (changes.size() + records.size()) * TIME_SHARE_PERCENT
+                && !changes.isEmpty()) {
+            return suggestChanges(input, topic, partitions);
+        }
+        for (ChangeEvent change : changes) { // a few change events among events are events
+            records.add(change.event());
+            walk("", change.event().tree(), stats);
+        }
+        changes.clear();
         List<String> reasons = new ArrayList<>();
         List<SetAside> setAside = new ArrayList<>();
         int n = records.size();
@@ -388,42 +457,130 @@ public final class MappingSuggestion {
         }
         String key = "bucket(" + buckets + ") | " + String.join(", ", parts);
 
-        List<Index> indexes = new ArrayList<>();
         Map<String, String> named = new LinkedHashMap<>(); // path -> the qualifier it would like
         chosen.forEach(path -> named.put(path, lastStep(path)));
-        for (Map.Entry<String, List<String>> kind : Map.of("host", HOSTS, "service", SERVICES, "customer", CUSTOMERS)
-                .entrySet().stream().sorted(Map.Entry.comparingByKey(Comparator.comparing(
-                        List.of("host", "service", "customer")::indexOf))).toList()) {
-            String lead = chain(good, goodStats, kind.getValue());
+        List<Index> indexes = indexes(good, goodStats, timePath == null ? "$timestamp" : timePath, chosen, named,
+                reasons);
+        setAside.addAll(refused(good, required, leads(indexes, goodStats, good)));
+        MESSAGES.stream().filter(always::contains).findFirst().ifPresent(path -> named.putIfAbsent(path,
+                lastStep(path)));
+        return new Suggestion(input, topic, n + refusedCount(), fields(stats), timePath, formats, key, collisions, unique,
+                indexes, columns(named), withRefused(setAside), reasons, null);
+    }
+
+    /**
+     * The suggestion for a table's change events: the row key the Kafka records' keys carry (the
+     * table's primary key, Debezium's record key) under a salt, the change's time in the database
+     * ({@code $source.ts_ms}), indexes as for events but without the time (a row's index row moves
+     * with it), every column by name, and {@code before.image=full} where every sampled update
+     * and delete carries the whole row before it.
+     */
+    private Suggestion suggestChanges(String input, String topic, int partitions) {
+        List<String> reasons = new ArrayList<>();
+        List<Sampled> rows = changes.stream().map(ChangeEvent::row).toList();
+        long g = rows.size();
+        Map<String, Stats> rowStats = new LinkedHashMap<>();
+        rows.forEach(row -> walk("", row.tree(), rowStats));
+        Map<String, Long> keyNames = new LinkedHashMap<>();
+        changes.forEach(change -> change.keyNames().forEach(name -> keyNames.merge(name, 1L, Long::sum)));
+        List<String> chosen = new ArrayList<>(keyNames.entrySet().stream().filter(e -> e.getValue() * 100
+                >= g * TIME_SHARE_PERCENT && rowStats.containsKey(e.getKey())).map(Map.Entry::getKey).toList());
+        if (!chosen.isEmpty()) {
+            reasons.add("key: " + chosen + ", the primary key the records' keys carry");
+        } else {
+            List<String> candidates = new ArrayList<>(rowStats.keySet().stream().filter(path -> rowStats.get(path)
+                    .present >= g - tolerance(g) && Set.of("text", "a whole number").contains(rowStats.get(path)
+                    .dominantKind())).sorted().toList());
+            List<String> unique = greedy(rows, null, candidates, MAX_UNIQUE_FIELDS);
+            chosen = unique == null ? List.of() : unique;
+            reasons.add("key: the records carry no key (a table without a primary key?); "
+                    + (unique == null ? "no " + MAX_UNIQUE_FIELDS + " columns part the sampled rows" : chosen
+                    + " part the sampled rows"));
+        }
+        int buckets = Math.max(8, partitions);
+        reasons.add("salt: bucket(" + buckets + "), the larger of the topic's " + partitions + " partitions and 8 "
+                + "regions: rows of new keys (an auto-increment id) spread over the table");
+        Map<String, String> required = new LinkedHashMap<>();
+        List<String> parts = new ArrayList<>();
+        for (String path : chosen) {
+            Stats stats = rowStats.get(path);
+            parts.add(path + ":" + encoding(stats));
+            required.put(path, stats.dominantKind());
+        }
+        String key = "bucket(" + buckets + ") | " + (parts.isEmpty() ? "$timestamp:ts" : String.join(", ", parts));
+        Map<String, String> named = new LinkedHashMap<>();
+        List<Index> indexes = indexes(rows, rowStats, null, chosen, named, reasons);
+        List<SetAside> setAside = new ArrayList<>(refused(rows, required, leads(indexes, rowStats, rows)));
+        Set<String> columns = new java.util.HashSet<>();
+        changes.stream().filter(change -> !change.op().equals("d")).forEach(change -> columns.addAll(change.row()
+                .tree().keySet()));
+        long replacing = changes.stream().filter(change -> change.op().equals("u") || change.op().equals("d"))
+                .count();
+        long whole = changes.stream().filter(change -> (change.op().equals("u") || change.op().equals("d"))
+                && change.before() != null && change.before().containsAll(columns)).count();
+        if (!records.isEmpty()) {
+            addSetAside(setAside, "no op: not a change event", records.stream().map(Sampled::at).toList());
+        }
+        reasons.add("before.image: " + whole + " of " + replacing + " sampled updates and deletes carry the whole "
+                + "row before them");
+        return new Suggestion(input, topic, g + records.size() + refusedCount(), fields(rowStats), "$source.ts_ms",
+                Map.of("epoch-ms", 1.0), key, collisions(rows, null, chosen), true, indexes, "*",
+                withRefused(setAside), reasons, replacing > 0 && whole == replacing ? "full" : "partial");
+    }
+
+    /**
+     * Indexes led by a host, a service, a customer where the records have one: the lead, the
+     * time reversed ({@code time} null: none), the key's {@code fields}. Each lead is added to
+     * {@code named} under the index's name.
+     */
+    private static List<Index> indexes(List<Sampled> good, Map<String, Stats> goodStats, String time,
+                                       List<String> fields, Map<String, String> named, List<String> reasons) {
+        long g = good.size();
+        List<Index> indexes = new ArrayList<>();
+        for (String name : List.of("host", "service", "customer")) {
+            String lead = chain(good, goodStats, switch (name) {
+                case "host" -> HOSTS;
+                case "service" -> SERVICES;
+                default -> CUSTOMERS;
+            });
             if (lead == null) {
                 continue;
             }
             Stats s = goodStats.containsKey(lead) ? goodStats.get(lead) : union(good, lead);
             if (s.present * INDEX_SHARE_DIVISOR < g || s.counts.size() < 2) {
-                reasons.add("index " + kind.getKey() + ": " + lead + " is in " + s.present + " of " + g
-                        + " records with " + s.counts.size() + " values: no index");
+                reasons.add("index " + name + ": " + lead + " is in " + s.present + " of " + g + " records with "
+                        + s.counts.size() + " values: no index");
                 continue;
             }
             List<String> indexParts = new ArrayList<>();
-            indexParts.add(lead + ":text");
-            indexParts.add((timePath == null ? "$timestamp" : timePath) + ":rts");
-            for (String path : chosen) {
+            indexParts.add(lead + ":" + encoding(s));
+            if (time != null) {
+                indexParts.add(time + ":rts");
+            }
+            for (String path : fields) {
                 if (!path.equals(lead)) {
                     indexParts.add(path + ":" + encoding(goodStats.get(path)));
                 }
             }
             boolean sparse = s.present < g;
-            indexes.add(new Index(kind.getKey(), String.join(", ", indexParts), s.present, g));
-            named.put(lead, kind.getKey());
-            reasons.add("index " + kind.getKey() + ": " + lead + ", text in " + s.present + " of " + g + " records, "
-                    + (s.capped ? ">=" : "") + s.counts.size() + " values" + (sparse ? "; sparse" : ""));
+            indexes.add(new Index(name, String.join(", ", indexParts), s.present, g));
+            named.put(lead, name);
+            reasons.add("index " + name + ": " + lead + ", " + s.dominantKind() + " in " + s.present + " of " + g
+                    + " records, " + (s.capped ? ">=" : "") + s.counts.size() + " values" + (sparse ? "; sparse" : ""));
         }
-        setAside.addAll(refused(good, required, indexes.stream().map(index -> index.key().substring(0,
-                index.key().indexOf(':'))).toList()));
-        MESSAGES.stream().filter(always::contains).findFirst().ifPresent(path -> named.putIfAbsent(path,
-                lastStep(path)));
-        return new Suggestion(input, topic, n, fields(), timePath, formats, key, collisions, unique, indexes,
-                columns(named), setAside, reasons);
+        return indexes;
+    }
+
+    /** Each index's lead with the kind of value it takes. */
+    private static Map<String, String> leads(List<Index> indexes, Map<String, Stats> goodStats, List<Sampled> good) {
+        Map<String, String> leads = new LinkedHashMap<>();
+        for (Index index : indexes) {
+            String lead = index.key().substring(0, index.key().lastIndexOf(':', index.key().indexOf(',') < 0
+                    ? index.key().length() : index.key().indexOf(',')));
+            Stats s = goodStats.containsKey(lead) ? goodStats.get(lead) : union(good, lead);
+            leads.put(lead, s.dominantKind());
+        }
+        return leads;
     }
 
     /**
@@ -432,10 +589,11 @@ public final class MappingSuggestion {
      * first alternative of the right kind, else its first present one). Each record under the
      * first reason it meets.
      */
-    private static List<SetAside> refused(List<Sampled> good, Map<String, String> keyParts, List<String> leads) {
+    private static List<SetAside> refused(List<Sampled> good, Map<String, String> keyParts,
+                                          Map<String, String> leads) {
         Map<String, FieldPath> paths = new HashMap<>();
         keyParts.keySet().forEach(path -> paths.put(path, FieldPath.parse(path)));
-        leads.forEach(path -> paths.put(path, FieldPath.parse(path)));
+        leads.keySet().forEach(path -> paths.put(path, FieldPath.parse(path)));
         Map<String, List<String>> reasons = new LinkedHashMap<>();
         for (Sampled record : good) {
             String reason = null;
@@ -451,10 +609,13 @@ public final class MappingSuggestion {
                     break;
                 }
             }
-            for (int i = 0; reason == null && i < leads.size(); i++) {
-                Object value = paths.get(leads.get(i)).resolve(record.tree(), v -> v instanceof String);
-                if (value != null && value != RecordTree.NULL && !(value instanceof String)) {
-                    reason = leads.get(i) + " is " + RecordTree.kind(value) + ", where an index takes text";
+            for (Map.Entry<String, String> lead : reason == null ? leads.entrySet()
+                    : Set.<Map.Entry<String, String>>of()) {
+                String kind = lead.getValue();
+                Object value = paths.get(lead.getKey()).resolve(record.tree(), v -> RecordTree.kind(v).equals(kind));
+                if (value != null && value != RecordTree.NULL && !RecordTree.kind(value).equals(kind)) {
+                    reason = lead.getKey() + " is " + RecordTree.kind(value) + ", where an index takes " + kind;
+                    break;
                 }
             }
             if (reason != null) {
@@ -466,7 +627,7 @@ public final class MappingSuggestion {
         return setAside;
     }
 
-    private List<Field> fields() {
+    private static List<Field> fields(Map<String, Stats> stats) {
         List<Field> fields = new ArrayList<>();
         stats.forEach((path, s) -> {
             Map<String, Long> top = new LinkedHashMap<>();
@@ -505,7 +666,7 @@ public final class MappingSuggestion {
      */
     private static String chain(List<Sampled> good, Map<String, Stats> goodStats, List<String> names) {
         List<String> present = names.stream().filter(name -> goodStats.containsKey(name)
-                && goodStats.get(name).dominantKind().equals("text")).sorted(Comparator.comparingLong(
+                && Set.of("text", "a whole number").contains(goodStats.get(name).dominantKind())).sorted(Comparator.comparingLong(
                 (String name) -> -goodStats.get(name).present).thenComparing(names::indexOf)).toList();
         List<String> chain = new ArrayList<>();
         for (String name : present) {

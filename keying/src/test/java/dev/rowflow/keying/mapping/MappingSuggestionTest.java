@@ -201,4 +201,43 @@ class MappingSuggestionTest {
         return "{\"@timestamp\":\"" + time + "\",\"host\":{\"name\":\"" + host + "\"},\"log\":{\"file\":{\"path\":\""
                 + file + "\"},\"offset\":" + offset + "},\"message\":\"" + message + "\"}";
     }
+
+    @Test
+    void shouldKeyChangeEventsByTheirPrimaryKeyAndTellWholeBeforeImagesFromPartialOnes() {
+        MappingSuggestion suggestion = new MappingSuggestion();
+        for (long id = 1; id <= 30; id++) {
+            suggestion.addChange(order(id, "new"), Map.of("id", id), "c", null, Map.of(), "0@" + id);
+        }
+        for (long id = 1; id <= 10; id++) {
+            suggestion.addChange(order(id, "paid"), Map.of("id", id), "u", order(id, "new"), Map.of(), "1@" + id);
+        }
+        suggestion.addChange(order(3, "paid"), Map.of("id", 3L), "d", order(3, "paid"), Map.of(), "1@11");
+        suggestion.addRefused("op is not an operation rowflow applies to rows", "1@12");
+
+        MappingSuggestion.Suggestion whole = suggestion.suggest("orders", "shop.public.orders", 3);
+
+        assertThat(whole.key()).isEqualTo("bucket(8) | id:long");
+        assertThat(whole.timePath()).isEqualTo("$source.ts_ms");
+        assertThat(whole.beforeImage()).isEqualTo("full");
+        assertThat(whole.indexes()).containsExactly(new MappingSuggestion.Index("customer", "customer_id:long, id:long",
+                41, 41));
+        assertThat(whole.setAside()).extracting(MappingSuggestion.SetAside::reason)
+                .containsExactly("op is not an operation rowflow applies to rows");
+        assertThat(whole.records()).isEqualTo(42);
+        assertThat(whole.properties()).contains("input.orders.envelope=debezium\n", "input.orders.before.image=full\n",
+                "input.orders.time=$source.ts_ms\n", "input.orders.columns=*\n");
+
+        // PostgreSQL's default replica identity: an update's before image holds nothing, a delete's the key only.
+        suggestion.addChange(order(4, "shipped"), Map.of("id", 4L), "u", null, Map.of(), "1@13");
+        assertThat(suggestion.suggest("orders", "shop.public.orders", 3).beforeImage()).isEqualTo("partial");
+    }
+
+    private static Map<String, Object> order(long id, String status) {
+        Map<String, Object> row = new java.util.LinkedHashMap<>();
+        row.put("id", id);
+        row.put("customer_id", id % 7);
+        row.put("status", status);
+        row.put("total", "12.50");
+        return row;
+    }
 }

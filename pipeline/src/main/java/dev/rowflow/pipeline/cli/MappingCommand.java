@@ -1,7 +1,10 @@
 package dev.rowflow.pipeline.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.format.DebeziumEnvelope;
 import dev.rowflow.keying.format.JsonFormat;
+import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.mapping.MappingSuggestion;
 import dev.rowflow.pipeline.config.ConfigSources;
@@ -238,32 +241,41 @@ final class MappingCommand {
         public Integer call() throws Exception {
             RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
             MappingSuggestion suggestion = new MappingSuggestion();
-            List<String> notJsonAt = new ArrayList<>();
-            AtomicLong notJson = new AtomicLong();
+            AtomicLong tombstones = new AtomicLong();
             JsonFormat format = new JsonFormat();
+            DebeziumEnvelope envelope = new DebeziumEnvelope(new JsonFormat());
             int partitions = sampling.read(spec, config, topic, record -> {
                 String at = record.partition() + "@" + record.offset();
+                if (record.value() == null) {
+                    tombstones.incrementAndGet();
+                    return;
+                }
                 try {
-                    suggestion.add(format.read(record.value()).tree(), at);
-                } catch (RuntimeException e) { // InvalidEventException: not a JSON object
-                    if (notJson.getAndIncrement() < 3) {
-                        notJsonAt.add(at);
+                    Map<String, Object> tree = format.read(record.value()).tree();
+                    if (!isChange(tree)) {
+                        suggestion.add(tree, at);
+                        return;
                     }
+                    ReadRecord change = envelope.read(record.value());
+                    suggestion.addChange(change.tree(), key(format, record.key()), change.change().op().code(),
+                            change.change().before(), tree, at);
+                } catch (InvalidEventException e) {
+                    // By the reason's first clause: a parser's detail (an offset) differs per record.
+                    String reason = e.field() + " " + e.reason();
+                    suggestion.addRefused(reason.contains(": ") ? reason.substring(0, reason.indexOf(": ")) : reason,
+                            at);
                 }
             });
             String name = input != null ? input : topic.replaceAll("[^A-Za-z0-9]", "");
             MappingSuggestion.Suggestion result = suggestion.suggest(name.isEmpty() ? "input" : name, topic,
                     partitions);
-            List<MappingSuggestion.SetAside> setAside = new ArrayList<>();
-            if (notJson.get() > 0) {
-                setAside.add(new MappingSuggestion.SetAside("not a JSON object", notJson.get(), notJsonAt));
-            }
-            setAside.addAll(result.setAside());
+            List<MappingSuggestion.SetAside> setAside = result.setAside();
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 Map<String, Object> root = new java.util.LinkedHashMap<>();
                 root.put("topic", topic);
-                root.put("records", result.records() + notJson.get());
+                root.put("records", result.records());
+                root.put("tombstones", tombstones.get());
                 root.put("declaration", result.properties());
                 root.put("time", result.timePath());
                 root.put("timeFormats", result.timeFormats());
@@ -281,8 +293,9 @@ final class MappingCommand {
             }
             out.print(result.properties());
             long aside = setAside.stream().mapToLong(MappingSuggestion.SetAside::records).sum();
-            out.printf("#%n# %d records sampled: %d would be rows, %d set aside%n", result.records() + notJson.get(),
-                    result.records() + notJson.get() - aside, aside);
+            out.printf("#%n# %d records sampled: %d would be %s, %d set aside%s%n", result.records(),
+                    result.records() - aside, result.beforeImage() == null ? "rows" : "changes", aside,
+                    tombstones.get() == 0 ? "" : "; " + tombstones.get() + " tombstones (null values) ignored");
             for (MappingSuggestion.SetAside reason : setAside) {
                 out.printf("#   %d %s (at %s)%n", reason.records(), reason.reason(), String.join(", ", reason.at()));
             }
@@ -298,6 +311,34 @@ final class MappingCommand {
             }
             out.flush();
             return 0;
+        }
+    }
+
+    /**
+     * Whether a record is a Debezium change event: {@code op} and a row image, bare or as the
+     * payload of {@code JsonConverter}'s {@code schemas.enable=true} shape.
+     */
+    static boolean isChange(Map<String, Object> tree) {
+        Map<?, ?> event = tree.size() == 2 && tree.get("schema") instanceof Map<?, ?>
+                && tree.get("payload") instanceof Map<?, ?> payload ? payload : tree;
+        return event.get("op") instanceof String && (event.containsKey("after") || event.containsKey("before"));
+    }
+
+    /** A record key as a tree (a JSON object, {@code schemas.enable=true}'s payload), or null. */
+    private static Map<String, Object> key(JsonFormat format, byte[] key) {
+        if (key == null) {
+            return null;
+        }
+        try {
+            Map<String, Object> tree = format.read(key).tree();
+            if (tree.size() == 2 && tree.get("schema") instanceof Map<?, ?> && tree.get("payload") instanceof Map<?, ?>) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> payload = (Map<String, Object>) tree.get("payload");
+                return payload;
+            }
+            return tree;
+        } catch (InvalidEventException e) {
+            return null; // not a JSON object: no key columns to take
         }
     }
 

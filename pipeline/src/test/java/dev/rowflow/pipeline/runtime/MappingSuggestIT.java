@@ -254,4 +254,111 @@ class MappingSuggestIT {
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
+
+    /**
+     * A MySQL table's change events (Debezium through JsonConverter without schemas, whole before
+     * images): creates, updates, deletes with their tombstones, a truncate and a record that is no
+     * JSON. The suggestion keys rows by the primary key the records' keys carry, reads no stored
+     * row (before.image=full), and run unchanged leaves each row as the table has it.
+     */
+    @org.junit.jupiter.api.Test
+    void shouldMakeEachRowTheTablesRowThroughTheDeclarationSuggestedForAChangeTopic(@TempDir Path dir)
+            throws Exception {
+        String topic = "suggest.shop.orders";
+        Map<String, String> props = new HashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "suggest-orders");
+        props.put(RowflowConfig.PIPELINES_CONFIG, "");
+        props.put("kafka.commit.interval.ms", "500");
+        RowflowConfig kafka = new RowflowConfig(props);
+        try (Admin admin = Admin.create(kafka.kafkaProperties())) {
+            admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1))).all().get();
+            KafkaTopics.awaitLeaders(admin, topic, Duration.ofSeconds(30));
+        }
+        long base = ShipperShapes.BASE;
+        Map<Long, String> status = new HashMap<>();
+        Map<Long, Long> changedAt = new HashMap<>();
+        int changes = 0;
+        try (TopicProducer producer = TopicProducer.open(kafka.kafkaProperties(), topic)) {
+            for (long id = 1; id <= 200; id++) {
+                producer.send(orderKey(id), null, utf8(orderChange("c", null, orderRow(id, "new"), base + id)));
+                status.put(id, "new");
+                changedAt.put(id, base + id);
+                changes++;
+            }
+            for (long id = 1; id <= 100; id++) {
+                producer.send(orderKey(id), null, utf8(orderChange("u", orderRow(id, "new"), orderRow(id, "paid"),
+                        base + 1000 + id)));
+                status.put(id, "paid");
+                changedAt.put(id, base + 1000 + id);
+                changes++;
+            }
+            producer.send("truncate", null, utf8("{\"before\":null,\"after\":null,\"source\":{\"ts_ms\":" + base
+                    + "},\"op\":\"t\",\"ts_ms\":" + base + "}"));
+            producer.send("garbage", null, utf8("not json"));
+            for (long id = 1; id <= 20; id++) {
+                producer.send(orderKey(id), null, utf8(orderChange("d", orderRow(id, "paid"), null, base + 2000 + id)));
+                producer.send(orderKey(id), null, null);
+                status.remove(id);
+                changes++;
+            }
+            producer.flush();
+        }
+        Path kafkaFile = propertiesFile(dir.resolve("kafka.properties"), props);
+
+        StringWriter printed = new StringWriter();
+        assertThat(cli(printed).execute("mapping", "suggest", "-c", kafkaFile.toString(), "--topic", topic,
+                "--input", "orders")).as("suggest printed %s", printed).isZero();
+        Properties suggested = new Properties();
+        suggested.load(new StringReader(printed.toString()));
+        assertThat(suggested.getProperty("input.orders.envelope")).isEqualTo("debezium");
+        assertThat(suggested.getProperty("input.orders.before.image")).isEqualTo("full");
+        assertThat(suggested.getProperty("input.orders.key")).isEqualTo("bucket(8) | id:long");
+        assertThat(suggested.getProperty("input.orders.index.customer.key")).isEqualTo("customer_id:long, id:long");
+        assertThat(printed.toString()).contains("# " + (changes + 2) + " records sampled: " + changes
+                + " would be changes, 2 set aside; 20 tombstones (null values) ignored");
+
+        Map<String, String> run = new HashMap<>(props);
+        suggested.stringPropertyNames().forEach(key -> run.put(key, suggested.getProperty(key)));
+        Path runFile = propertiesFile(dir.resolve("run.properties"), run);
+        StringWriter checked = new StringWriter();
+        assertThat(cli(checked).execute("mapping", "check", "-c", runFile.toString(), "--topic", topic, "--json"))
+                .as("check printed %s", checked).isZero();
+        JsonNode report = JSON.readTree(checked.toString());
+        assertThat(report.path("collisions").asLong()).isZero();
+        assertThat(report.path("good").asLong()).as("check printed %s", checked).isEqualTo(changes + 20);
+        assertThat(report.path("inputs").get(0).path("ignored").asLong()).isEqualTo(20); // the tombstones
+        long setAside = 0;
+        for (JsonNode reason : report.path("deadLetters")) {
+            setAside += reason.path("records").asLong();
+        }
+        assertThat(setAside).as("check printed %s", checked).isEqualTo(2);
+
+        PipelineRuns.runUntilCommitted(new RowflowConfig(run), topic);
+        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "orders");
+        Map<Long, String> written = new HashMap<>();
+        for (Result row : rows.values()) {
+            long id = Long.parseLong(Bytes.toString(row.getValue(utf8("d"), utf8("id"))));
+            written.put(id, Bytes.toString(row.getValue(utf8("d"), utf8("status"))));
+            assertThat(row.rawCells()).allSatisfy(cell -> assertThat(cell.getTimestamp()).isEqualTo(changedAt.get(id)));
+        }
+        assertThat(written).isEqualTo(status);
+        assertThat(TableRows.scan(stack.connection("hbase"), "orders_customer")).hasSize(status.size());
+        assertThat(TopicReader.readAll(stack.kafka().bootstrapServers(), topic + ".dead-letter", 2)).hasSize(2);
+    }
+
+    private static String orderKey(long id) {
+        return "{\"id\":" + id + "}";
+    }
+
+    private static String orderRow(long id, String status) {
+        return "{\"id\":" + id + ",\"customer_id\":" + (id % 17) + ",\"status\":\"" + status
+                + "\",\"total\":\"12.50\"}";
+    }
+
+    private static String orderChange(String op, String before, String after, long ts) {
+        return "{\"before\":" + before + ",\"after\":" + after + ",\"source\":{\"version\":\"2.7.3.Final\","
+                + "\"connector\":\"mysql\",\"name\":\"shop\",\"ts_ms\":" + ts + ",\"db\":\"shop\",\"table\":"
+                + "\"orders\",\"file\":\"binlog.000003\",\"pos\":" + (ts % 100_000) + "},\"op\":\"" + op
+                + "\",\"ts_ms\":" + (ts + 5) + "}";
+    }
 }
