@@ -128,7 +128,8 @@ public final class MappingSuggestion {
      * @param timeFormats the formats, in order, with the share of read values each reads first
      * @param key         the data key layout
      * @param collisions  sampled records (with different values) that still share a key
-     * @param unique      whether the key's fields part every sampled record without the time
+     * @param unique      whether the key's fields part every sampled record without the time (of
+     *                    change events: whether they are the primary key the records' keys carry)
      * @param setAside    records the declaration sets aside, by reason
      * @param reasons     why each part was chosen, for {@code --explain}
      * @param beforeImage for a topic of change events ({@code envelope=debezium}), {@code full} or
@@ -159,22 +160,29 @@ public final class MappingSuggestion {
                         + "row before it: no change reads its stored row" : "Some sampled updates or deletes carry no "
                         + "whole row before them: each change reads its stored row").append('\n');
                 s.append(p).append("before.image=").append(beforeImage).append('\n');
-            }
-            if (timePath != null) {
-                s.append("# ").append(String.join(", ", timeFormats.entrySet().stream().map(e -> e.getKey() + " "
-                        + percent(e.getValue())).toList())).append(" of the sampled times\n");
+                s.append("# The time of each change in the database\n");
                 s.append(p).append("time=").append(timePath).append('\n');
                 s.append(p).append("time.format=").append(String.join(", ", timeFormats.keySet())).append('\n');
+                s.append("# ").append(unique ? "The table's primary key: each change replaces its row"
+                        : "No primary key in the records' keys (a table without one?): the fewest columns that part "
+                        + "the sampled rows; or give the connector message.key.columns").append('\n');
             } else {
-                s.append("# No field reads as a time in ").append(TIME_SHARE_PERCENT)
-                        .append(" % of the records: rows take the Kafka record's timestamp\n");
-                s.append(p).append("time=$timestamp\n");
-                s.append(p).append("time.format=epoch-ms\n");
+                if (timePath != null) {
+                    s.append("# ").append(String.join(", ", timeFormats.entrySet().stream().map(e -> e.getKey() + " "
+                            + percent(e.getValue())).toList())).append(" of the sampled times\n");
+                    s.append(p).append("time=").append(timePath).append('\n');
+                    s.append(p).append("time.format=").append(String.join(", ", timeFormats.keySet())).append('\n');
+                } else {
+                    s.append("# No field reads as a time in ").append(TIME_SHARE_PERCENT)
+                            .append(" % of the records: rows take the Kafka record's timestamp\n");
+                    s.append(p).append("time=$timestamp\n");
+                    s.append(p).append("time.format=epoch-ms\n");
+                }
+                s.append("# ").append(collisions > 0 ? collisions + " sampled records still share a key with another"
+                        : unique ? "Keeps every sampled record apart, even without the time"
+                        : "Keeps every sampled record apart only with the time: records of one millisecond may share a "
+                                + "key").append('\n');
             }
-            s.append("# ").append(collisions > 0 ? collisions + " sampled records still share a key with another"
-                    : unique ? "Keeps every sampled record apart, even without the time"
-                    : "Keeps every sampled record apart only with the time: records of one millisecond may share a "
-                            + "key").append('\n');
             s.append(p).append("key=").append(key).append('\n');
             s.append(p).append("columns=").append(columns).append('\n');
             if (!indexes.isEmpty()) {
@@ -485,7 +493,8 @@ public final class MappingSuggestion {
         changes.forEach(change -> change.keyNames().forEach(name -> keyNames.merge(name, 1L, Long::sum)));
         List<String> chosen = new ArrayList<>(keyNames.entrySet().stream().filter(e -> e.getValue() * 100
                 >= g * TIME_SHARE_PERCENT && rowStats.containsKey(e.getKey())).map(Map.Entry::getKey).toList());
-        if (!chosen.isEmpty()) {
+        boolean primaryKey = !chosen.isEmpty();
+        if (primaryKey) {
             reasons.add("key: " + chosen + ", the primary key the records' keys carry");
         } else {
             List<String> candidates = new ArrayList<>(rowStats.keySet().stream().filter(path -> rowStats.get(path)
@@ -524,7 +533,7 @@ public final class MappingSuggestion {
         reasons.add("before.image: " + whole + " of " + replacing + " sampled updates and deletes carry the whole "
                 + "row before them");
         return new Suggestion(input, topic, g + records.size() + refusedCount(), fields(rowStats), "$source.ts_ms",
-                Map.of("epoch-ms", 1.0), key, collisions(rows, null, chosen), true, indexes, "*",
+                Map.of("epoch-ms", 1.0), key, 0, primaryKey, indexes, "*",
                 withRefused(setAside), reasons, replacing > 0 && whole == replacing ? "full" : "partial");
     }
 

@@ -244,6 +244,7 @@ final class MappingCommand {
             AtomicLong tombstones = new AtomicLong();
             JsonFormat format = new JsonFormat();
             DebeziumEnvelope envelope = new DebeziumEnvelope(new JsonFormat());
+            long started = System.nanoTime();
             int partitions = sampling.read(spec, config, topic, record -> {
                 String at = record.partition() + "@" + record.offset();
                 if (record.value() == null) {
@@ -266,9 +267,12 @@ final class MappingCommand {
                             at);
                 }
             });
+            long read = System.nanoTime();
             String name = input != null ? input : topic.replaceAll("[^A-Za-z0-9]", "");
             MappingSuggestion.Suggestion result = suggestion.suggest(name.isEmpty() ? "input" : name, topic,
                     partitions);
+            double readSeconds = (read - started) / 1e9;
+            double inferSeconds = (System.nanoTime() - read) / 1e9;
             List<MappingSuggestion.SetAside> setAside = result.setAside();
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
@@ -276,6 +280,8 @@ final class MappingCommand {
                 root.put("topic", topic);
                 root.put("records", result.records());
                 root.put("tombstones", tombstones.get());
+                root.put("readSeconds", readSeconds);
+                root.put("inferSeconds", inferSeconds);
                 root.put("declaration", result.properties());
                 root.put("time", result.timePath());
                 root.put("timeFormats", result.timeFormats());
@@ -296,6 +302,7 @@ final class MappingCommand {
             out.printf("#%n# %d records sampled: %d would be %s, %d set aside%s%n", result.records(),
                     result.records() - aside, result.beforeImage() == null ? "rows" : "changes", aside,
                     tombstones.get() == 0 ? "" : "; " + tombstones.get() + " tombstones (null values) ignored");
+            out.printf(java.util.Locale.ROOT, "# read in %.2f s, inferred in %.2f s%n", readSeconds, inferSeconds);
             for (MappingSuggestion.SetAside reason : setAside) {
                 out.printf("#   %d %s (at %s)%n", reason.records(), reason.reason(), String.join(", ", reason.at()));
             }
