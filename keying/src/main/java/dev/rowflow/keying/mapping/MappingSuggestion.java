@@ -145,14 +145,24 @@ public final class MappingSuggestion {
             return setAside.stream().mapToLong(SetAside::records).sum();
         }
 
-        /** The declaration as properties, commented, that {@code rowflow run} takes as it is. */
+        /** The declaration of a JSON topic as properties, commented, that {@code rowflow run} takes as it is. */
         public String properties() {
+            return properties(List.of("format=json"));
+        }
+
+        /**
+         * The declaration as properties, commented, that {@code rowflow run} takes as it is.
+         *
+         * @param format the input's keys that say how its records read, without the input's prefix
+         *               ({@code format=avro-registry}, {@code registry.url=...})
+         */
+        public String properties(List<String> format) {
             StringBuilder s = new StringBuilder();
             String p = "input." + input + ".";
             s.append("# Suggested from ").append(records).append(" records of topic ").append(topic).append('\n');
             s.append("inputs=").append(input).append('\n');
             s.append(p).append("topic=").append(topic).append('\n');
-            s.append(p).append("format=json\n");
+            format.forEach(line -> s.append(p).append(line).append('\n'));
             if (beforeImage != null) {
                 s.append("# Change events: each row the table's row as of its last change, at the change's time\n");
                 s.append(p).append("envelope=debezium\n");

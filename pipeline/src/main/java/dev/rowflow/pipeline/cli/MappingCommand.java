@@ -2,9 +2,11 @@ package dev.rowflow.pipeline.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.format.AvroFormat;
 import dev.rowflow.keying.format.DebeziumEnvelope;
 import dev.rowflow.keying.format.JsonFormat;
 import dev.rowflow.keying.format.ReadRecord;
+import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.mapping.MappingSuggestion;
 import dev.rowflow.pipeline.config.ConfigSources;
@@ -12,6 +14,8 @@ import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.ingest.DeclaredInput;
 import dev.rowflow.pipeline.ingest.MappingCheck;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
+import dev.rowflow.pipeline.registry.RegistryAvroFormat;
+import dev.rowflow.pipeline.registry.SchemaRegistryClient;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,6 +30,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -204,10 +209,11 @@ final class MappingCommand {
     /**
      * {@code rowflow mapping suggest}: samples the topic and prints a declaration of it that
      * {@code rowflow run} takes as it is ({@link MappingSuggestion}), then as comments the sampled
-     * records it would set aside and what the sample showed of each field. JSON topics.
+     * records it would set aside and what the sample showed of each field.
      */
     @Command(name = "suggest", mixinStandardHelpOptions = true,
-            description = "Sample a topic of JSON records and print a declared input for it: the event time and its "
+            description = "Sample a topic (JSON, Avro with --registry-url or --avro-schema, Debezium change events) "
+                    + "and print a declared input for it: the event time and its "
                     + "formats, a salted time-led key that keeps every sampled record apart, host, service and "
                     + "customer indexes, columns; then the records it would set aside and the fields seen, as "
                     + "comments.")
@@ -231,6 +237,15 @@ final class MappingCommand {
         @Mixin
         Sampling sampling;
 
+        @Option(names = "--registry-url", paramLabel = "URL", split = ",",
+                description = "Base URLs of a Schema Registry: records in its wire format are read with the writer "
+                        + "schema of their id through the latest schema of <topic>-value, as format=avro-registry does.")
+        List<URI> registryUrls;
+
+        @Option(names = "--avro-schema", paramLabel = "FILE",
+                description = "An .avsc file: single-object Avro records are read with it, as format=avro does.")
+        Path avroSchema;
+
         @Option(names = "--explain", description = "Say why each part of the declaration was chosen.")
         boolean explain;
 
@@ -242,31 +257,35 @@ final class MappingCommand {
             RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
             MappingSuggestion suggestion = new MappingSuggestion();
             AtomicLong tombstones = new AtomicLong();
-            JsonFormat format = new JsonFormat();
-            DebeziumEnvelope envelope = new DebeziumEnvelope(new JsonFormat());
+            Formats formats = new Formats(topic, registryUrls, avroSchema, spec);
             long started = System.nanoTime();
-            int partitions = sampling.read(spec, config, topic, record -> {
-                String at = record.partition() + "@" + record.offset();
-                if (record.value() == null) {
-                    tombstones.incrementAndGet();
-                    return;
-                }
-                try {
-                    Map<String, Object> tree = format.read(record.value()).tree();
-                    if (!isChange(tree)) {
-                        suggestion.add(tree, at);
+            int partitions;
+            try (formats) {
+                partitions = sampling.read(spec, config, topic, record -> {
+                    String at = record.partition() + "@" + record.offset();
+                    if (record.value() == null) {
+                        tombstones.incrementAndGet();
                         return;
                     }
-                    ReadRecord change = envelope.read(record.value());
-                    suggestion.addChange(change.tree(), key(format, record.key()), change.change().op().code(),
-                            change.change().before(), tree, at);
-                } catch (InvalidEventException e) {
-                    // By the reason's first clause: a parser's detail (an offset) differs per record.
-                    String reason = e.field() + " " + e.reason();
-                    suggestion.addRefused(reason.contains(": ") ? reason.substring(0, reason.indexOf(": ")) : reason,
-                            at);
-                }
-            });
+                    try {
+                        RecordFormat format = formats.of(record.value());
+                        Map<String, Object> tree = format.read(record.value()).tree();
+                        formats.read(format);
+                        if (!isChange(tree)) {
+                            suggestion.add(tree, at);
+                            return;
+                        }
+                        ReadRecord change = formats.envelope(format).read(record.value());
+                        suggestion.addChange(change.tree(), key(record.key()), change.change().op().code(),
+                                change.change().before(), tree, at);
+                    } catch (InvalidEventException e) {
+                        // By the reason's first clause: a parser's detail (an offset) differs per record.
+                        String reason = e.field() + " " + e.reason();
+                        suggestion.addRefused(reason.contains(": ") ? reason.substring(0, reason.indexOf(": "))
+                                : reason, at);
+                    }
+                });
+            }
             long read = System.nanoTime();
             String name = input != null ? input : topic.replaceAll("[^A-Za-z0-9]", "");
             MappingSuggestion.Suggestion result = suggestion.suggest(name.isEmpty() ? "input" : name, topic,
@@ -282,7 +301,7 @@ final class MappingCommand {
                 root.put("tombstones", tombstones.get());
                 root.put("readSeconds", readSeconds);
                 root.put("inferSeconds", inferSeconds);
-                root.put("declaration", result.properties());
+                root.put("declaration", result.properties(formats.declaration()));
                 root.put("time", result.timePath());
                 root.put("timeFormats", result.timeFormats());
                 root.put("key", result.key());
@@ -297,7 +316,7 @@ final class MappingCommand {
                 out.flush();
                 return 0;
             }
-            out.print(result.properties());
+            out.print(result.properties(formats.declaration()));
             long aside = setAside.stream().mapToLong(MappingSuggestion.SetAside::records).sum();
             out.printf("#%n# %d records sampled: %d would be %s, %d set aside%s%n", result.records(),
                     result.records() - aside, result.beforeImage() == null ? "rows" : "changes", aside,
@@ -322,6 +341,115 @@ final class MappingCommand {
     }
 
     /**
+     * The formats {@code mapping suggest} reads records in, each told by its first bytes: the
+     * Schema Registry wire format (magic byte 0) with {@code --registry-url}, single-object Avro
+     * ({@code C3 01}) with {@code --avro-schema}, JSON otherwise. The declaration takes the format
+     * most sampled records were read in.
+     */
+    static final class Formats implements AutoCloseable {
+        private final JsonFormat json = new JsonFormat();
+        private final DebeziumEnvelope jsonChanges = new DebeziumEnvelope(new JsonFormat());
+        private final RegistryAvroFormat registry;
+        private final DebeziumEnvelope registryChanges;
+        private final List<String> registryLines = new ArrayList<>();
+        private final AvroFormat avro;
+        private final Path avroSchema;
+        private final Map<RecordFormat, Long> counts = new java.util.HashMap<>();
+
+        Formats(String topic, List<URI> registryUrls, Path avroSchema, CommandSpec spec) {
+            if (registryUrls != null && !registryUrls.isEmpty()) {
+                SchemaRegistryClient client = new SchemaRegistryClient(registryUrls, Optional.empty(), null, null,
+                        Duration.ofSeconds(10), Duration.ofSeconds(5));
+                String subject = topic + "-value";
+                org.apache.avro.Schema reader;
+                try {
+                    reader = client.latest(subject);
+                } catch (RuntimeException e) { // no such subject: each record read as written
+                    reader = null;
+                }
+                registry = new RegistryAvroFormat(client, reader, 1000);
+                registryChanges = new DebeziumEnvelope(registry, registry::writerSchema);
+                registryLines.add("format=" + RegistryAvroFormat.NAME);
+                registryLines.add("registry.url=" + String.join(",", registryUrls.stream().map(URI::toString)
+                        .toList()));
+                if (reader != null) {
+                    registryLines.add("registry.reader.subject=" + subject);
+                }
+            } else {
+                registry = null;
+                registryChanges = null;
+            }
+            this.avroSchema = avroSchema;
+            if (avroSchema != null) {
+                try {
+                    avro = new AvroFormat(new org.apache.avro.Schema.Parser().parse(avroSchema.toFile()), List.of());
+                } catch (java.io.IOException | RuntimeException e) {
+                    throw new ParameterException(spec.commandLine(), "--avro-schema " + avroSchema
+                            + ": cannot be read as an Avro schema: " + e.getMessage());
+                }
+            } else {
+                avro = null;
+            }
+        }
+
+        /** The format {@code value} is in, by its first bytes. */
+        RecordFormat of(byte[] value) {
+            if (value.length > 0 && value[0] == 0) {
+                if (registry == null) {
+                    throw new InvalidEventException("value", null, "is in the Schema Registry wire format (magic "
+                            + "byte 0): sample it with --registry-url");
+                }
+                return registry;
+            }
+            if (value.length > 1 && value[0] == (byte) 0xC3 && value[1] == 1) {
+                if (avro == null) {
+                    throw new InvalidEventException("value", null, "is single-object Avro (C3 01): sample it with "
+                            + "--avro-schema");
+                }
+                return avro;
+            }
+            return json;
+        }
+
+        /** Counts a record read in {@code format}. */
+        void read(RecordFormat format) {
+            counts.merge(format, 1L, Long::sum);
+        }
+
+        /** The change-event reader over {@code format}. */
+        DebeziumEnvelope envelope(RecordFormat format) {
+            if (format == registry) {
+                return registryChanges;
+            }
+            if (format == json) {
+                return jsonChanges;
+            }
+            throw new InvalidEventException("value", null, "is a change event in single-object Avro, which "
+                    + "envelope=debezium does not read");
+        }
+
+        /** The input's format keys: those of the format most records were read in. */
+        List<String> declaration() {
+            RecordFormat most = counts.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                    .orElse(json);
+            if (most == registry) {
+                return registryLines;
+            }
+            if (most == avro) {
+                return List.of("format=" + AvroFormat.NAME, "avro.schemas=" + avroSchema);
+            }
+            return List.of("format=" + JsonFormat.NAME);
+        }
+
+        @Override
+        public void close() {
+            if (registry != null) {
+                registry.close();
+            }
+        }
+    }
+
+    /**
      * Whether a record is a Debezium change event: {@code op} and a row image, bare or as the
      * payload of {@code JsonConverter}'s {@code schemas.enable=true} shape.
      */
@@ -332,12 +460,12 @@ final class MappingCommand {
     }
 
     /** A record key as a tree (a JSON object, {@code schemas.enable=true}'s payload), or null. */
-    private static Map<String, Object> key(JsonFormat format, byte[] key) {
+    private static Map<String, Object> key(byte[] key) {
         if (key == null) {
             return null;
         }
         try {
-            Map<String, Object> tree = format.read(key).tree();
+            Map<String, Object> tree = new JsonFormat().read(key).tree();
             if (tree.size() == 2 && tree.get("schema") instanceof Map<?, ?> && tree.get("payload") instanceof Map<?, ?>) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> payload = (Map<String, Object>) tree.get("payload");

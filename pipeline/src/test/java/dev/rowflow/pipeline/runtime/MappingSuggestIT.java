@@ -116,7 +116,8 @@ class MappingSuggestIT {
             throws Exception {
         ShipperShapes.Shipper shipper = shape.shipper();
         String topic = "suggest-" + shipper.recipe();
-        String input = shipper.recipe().replace("-", "");
+        // Tables of their own: ShipperRecipesIT's recipes write the shippers' names on the same stack.
+        String input = "sg" + shipper.recipe().replace("-", "");
         Map<String, String> props = new HashMap<>(stack.rowflowProperties());
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, "suggest-" + input);
         props.put(RowflowConfig.PIPELINES_CONFIG, "");
@@ -307,13 +308,13 @@ class MappingSuggestIT {
 
         StringWriter printed = new StringWriter();
         assertThat(cli(printed).execute("mapping", "suggest", "-c", kafkaFile.toString(), "--topic", topic,
-                "--input", "orders")).as("suggest printed %s", printed).isZero();
+                "--input", "sgorders")).as("suggest printed %s", printed).isZero();
         Properties suggested = new Properties();
         suggested.load(new StringReader(printed.toString()));
-        assertThat(suggested.getProperty("input.orders.envelope")).isEqualTo("debezium");
-        assertThat(suggested.getProperty("input.orders.before.image")).isEqualTo("full");
-        assertThat(suggested.getProperty("input.orders.key")).isEqualTo("bucket(8) | id:long");
-        assertThat(suggested.getProperty("input.orders.index.customer.key")).isEqualTo("customer_id:long, id:long");
+        assertThat(suggested.getProperty("input.sgorders.envelope")).isEqualTo("debezium");
+        assertThat(suggested.getProperty("input.sgorders.before.image")).isEqualTo("full");
+        assertThat(suggested.getProperty("input.sgorders.key")).isEqualTo("bucket(8) | id:long");
+        assertThat(suggested.getProperty("input.sgorders.index.customer.key")).isEqualTo("customer_id:long, id:long");
         assertThat(printed.toString()).contains("# " + (changes + 2) + " records sampled: " + changes
                 + " would be changes, 2 set aside; 20 tombstones (null values) ignored");
 
@@ -334,7 +335,7 @@ class MappingSuggestIT {
         assertThat(setAside).as("check printed %s", checked).isEqualTo(2);
 
         PipelineRuns.runUntilCommitted(new RowflowConfig(run), topic);
-        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "orders");
+        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "sgorders");
         Map<Long, String> written = new HashMap<>();
         for (Result row : rows.values()) {
             long id = Long.parseLong(Bytes.toString(row.getValue(utf8("d"), utf8("id"))));
@@ -342,7 +343,7 @@ class MappingSuggestIT {
             assertThat(row.rawCells()).allSatisfy(cell -> assertThat(cell.getTimestamp()).isEqualTo(changedAt.get(id)));
         }
         assertThat(written).isEqualTo(status);
-        assertThat(TableRows.scan(stack.connection("hbase"), "orders_customer")).hasSize(status.size());
+        assertThat(TableRows.scan(stack.connection("hbase"), "sgorders_customer")).hasSize(status.size());
         assertThat(TopicReader.readAll(stack.kafka().bootstrapServers(), topic + ".dead-letter", 2)).hasSize(2);
     }
 

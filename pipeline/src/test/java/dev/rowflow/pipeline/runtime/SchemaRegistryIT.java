@@ -428,6 +428,91 @@ class SchemaRegistryIT {
         }
     }
 
+    /**
+     * {@code rowflow mapping suggest --registry-url} on a topic of two schema versions with a
+     * single-object record and a cut one among them: the printed declaration reads the topic
+     * through the subject's latest schema, and run unchanged writes every good record once.
+     */
+    @Test
+    void shouldSuggestADeclarationForARegistryTopicThatIngestsItAsItIs(@org.junit.jupiter.api.io.TempDir
+                                                                        java.nio.file.Path dir) throws Exception {
+        String topic = "suggest-payments";
+        int v1 = registry.register(topic + "-value", V1);
+        int v2 = registry.register(topic + "-value", V2);
+        Map<String, String> props = new HashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "registry-suggest");
+        props.put(RowflowConfig.PIPELINES_CONFIG, "");
+        props.put("kafka.commit.interval.ms", "500");
+        RowflowConfig kafka = new RowflowConfig(props);
+        createTopic(kafka, topic);
+        int good = 300;
+        byte[] wellFormed = RegistryWire.encode(v1, payment(V1, 0));
+        List<byte[]> bad = List.of(bytes(new BinaryMessageEncoder<GenericRecord>(GenericData.get(), V1)
+                .encode(payment(V1, 0))), java.util.Arrays.copyOf(wellFormed, wellFormed.length - 3));
+        try (TopicProducer producer = TopicProducer.open(kafka.kafkaProperties(), topic)) {
+            for (int i = 0; i < good; i++) {
+                producer.send("k", null, RegistryWire.encode(i % 2 == 0 ? v1 : v2, payment(i % 2 == 0 ? V1 : V2, i)));
+                if (i == 100) {
+                    bad.forEach(record -> producer.send("k", null, record));
+                }
+            }
+            producer.flush();
+        }
+        java.nio.file.Path kafkaFile = properties(dir.resolve("kafka.properties"), props);
+
+        java.io.StringWriter printed = new java.io.StringWriter();
+        assertThat(cli(printed).execute("mapping", "suggest", "-c", kafkaFile.toString(), "--topic", topic,
+                "--input", "sgpayments", "--registry-url", registry.url())).as("printed %s", printed).isZero();
+        java.util.Properties suggested = new java.util.Properties();
+        suggested.load(new java.io.StringReader(printed.toString()));
+        assertThat(suggested.getProperty("input.sgpayments.format")).isEqualTo("avro-registry");
+        assertThat(suggested.getProperty("input.sgpayments.registry.url")).isEqualTo(registry.url());
+        assertThat(suggested.getProperty("input.sgpayments.registry.reader.subject")).isEqualTo(topic + "-value");
+        assertThat(suggested.getProperty("input.sgpayments.time")).isEqualTo("paidAt");
+        assertThat(suggested.getProperty("input.sgpayments.time.format")).isEqualTo("epoch-ms");
+        String key = suggested.getProperty("input.sgpayments.key");
+        assertThat(key).as("printed %s", printed).isEqualTo("bucket(8) | paidAt:ts, paymentId:md5");
+        assertThat(printed.toString()).contains("# " + (good + 2) + " records sampled: " + good
+                + " would be rows, 2 set aside");
+
+        Map<String, String> run = new HashMap<>(props);
+        suggested.stringPropertyNames().forEach(name -> run.put(name, suggested.getProperty(name)));
+        java.io.StringWriter checked = new java.io.StringWriter();
+        assertThat(cli(checked).execute("mapping", "check", "-c", properties(dir.resolve("run.properties"), run)
+                .toString(), "--topic", topic, "--json")).as("check printed %s", checked).isZero();
+        var report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(checked.toString());
+        assertThat(report.path("good").asLong()).isEqualTo(good);
+        assertThat(report.path("collisions").asLong()).isZero();
+
+        PipelineRuns.runUntilCommitted(new RowflowConfig(run), topic);
+        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "sgpayments");
+        assertThat(rows).hasSize(good);
+        RowKeyLayout layout = RowKeyLayout.parse(key, null);
+        for (int i = 0; i < good; i++) {
+            Result row = rows.get(ByteBuffer.wrap(layout.encode(T0 + i, uuid(i).toString())));
+            assertThat(row).as("row of payment %d", i).isNotNull();
+            assertThat(row.rawCells()).allSatisfy(cell -> assertThat(cell.getTimestamp()).isGreaterThanOrEqualTo(T0));
+            assertThat(cell(row, "f.currency")).isEqualTo(i % 2 == 0 ? "EUR" : "USD");
+        }
+        assertThat(TopicReader.readAll(stack.kafka().bootstrapServers(), topic + ".dead-letter", 2)).hasSize(2);
+    }
+
+    private static picocli.CommandLine cli(java.io.StringWriter out) {
+        java.io.PrintWriter writer = new java.io.PrintWriter(out, true);
+        return dev.rowflow.pipeline.cli.Rowflow.commandLine().setOut(writer).setErr(writer);
+    }
+
+    private static java.nio.file.Path properties(java.nio.file.Path file, Map<String, String> props)
+            throws java.io.IOException {
+        java.util.Properties written = new java.util.Properties();
+        written.putAll(props);
+        try (var out = java.nio.file.Files.newOutputStream(file)) {
+            written.store(out, null);
+        }
+        return file;
+    }
+
+
     // ---------------------------------------------------------------- helpers
 
     private static GenericRecord payment(Schema schema, int i) {
