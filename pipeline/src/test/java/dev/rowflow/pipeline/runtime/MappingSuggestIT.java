@@ -168,23 +168,14 @@ class MappingSuggestIT {
         assertThat(printed.toString()).contains("# " + sent + " records sampled: " + good.size() + " would be rows, "
                 + bad.size() + " set aside");
 
-        Map<String, String> run = new HashMap<>(props);
-        suggested.stringPropertyNames().forEach(key -> run.put(key, suggested.getProperty(key)));
-        Path runFile = propertiesFile(dir.resolve("run.properties"), run);
+        Map<String, String> run = declared(props, suggested);
 
         // Check: no collision, exactly the bad records set aside.
-        StringWriter checked = new StringWriter();
-        assertThat(cli(checked).execute("mapping", "check", "-c", runFile.toString(), "--topic", topic, "--json"))
-                .as("check printed %s", checked).isZero();
-        JsonNode report = JSON.readTree(checked.toString());
+        JsonNode report = check(dir, run, topic);
         assertThat(report.path("records").asLong()).isEqualTo(sent);
         assertThat(report.path("collisions").asLong()).isZero();
-        assertThat(report.path("good").asLong()).as("check printed %s", checked).isEqualTo(good.size());
-        long setAside = 0;
-        for (JsonNode reason : report.path("deadLetters")) {
-            setAside += reason.path("records").asLong();
-        }
-        assertThat(setAside).as("check printed %s", checked).isEqualTo(bad.size());
+        assertThat(report.path("good").asLong()).as("check printed %s", report).isEqualTo(good.size());
+        assertThat(setAside(report)).as("check printed %s", report).isEqualTo(bad.size());
 
         // Run unchanged: every good record a row at its time, indexed where it has a host; every bad one set aside.
         RowflowConfig config = new RowflowConfig(run);
@@ -218,6 +209,31 @@ class MappingSuggestIT {
         dead.forEach(r -> reasons.put(new String(r.value(), StandardCharsets.UTF_8),
                 TopicReader.header(r, "__streams.errors.message")));
         bad.forEach((json, reason) -> assertThat(reasons.get(json)).as("reason of %s", json).startsWith(reason));
+    }
+
+    /** {@code props} with the suggested declaration added, as {@code rowflow run} would read them. */
+    private static Map<String, String> declared(Map<String, String> props, Properties suggested) {
+        Map<String, String> run = new HashMap<>(props);
+        suggested.stringPropertyNames().forEach(key -> run.put(key, suggested.getProperty(key)));
+        return run;
+    }
+
+    /** {@code rowflow mapping check --json} of {@code topic} with {@code run}'s declaration; exit 0 asserted. */
+    private static JsonNode check(Path dir, Map<String, String> run, String topic) throws Exception {
+        Path runFile = propertiesFile(dir.resolve("run.properties"), run);
+        StringWriter checked = new StringWriter();
+        assertThat(cli(checked).execute("mapping", "check", "-c", runFile.toString(), "--topic", topic, "--json"))
+                .as("check printed %s", checked).isZero();
+        return JSON.readTree(checked.toString());
+    }
+
+    /** Records a check report sets aside, over every reason. */
+    private static long setAside(JsonNode report) {
+        long setAside = 0;
+        for (JsonNode reason : report.path("deadLetters")) {
+            setAside += reason.path("records").asLong();
+        }
+        return setAside;
     }
 
     /** The qualifier the declared columns give {@code path}. */
@@ -318,21 +334,12 @@ class MappingSuggestIT {
         assertThat(printed.toString()).contains("# " + (changes + 2) + " records sampled: " + changes
                 + " would be changes, 2 set aside; 20 tombstones (null values) ignored");
 
-        Map<String, String> run = new HashMap<>(props);
-        suggested.stringPropertyNames().forEach(key -> run.put(key, suggested.getProperty(key)));
-        Path runFile = propertiesFile(dir.resolve("run.properties"), run);
-        StringWriter checked = new StringWriter();
-        assertThat(cli(checked).execute("mapping", "check", "-c", runFile.toString(), "--topic", topic, "--json"))
-                .as("check printed %s", checked).isZero();
-        JsonNode report = JSON.readTree(checked.toString());
+        Map<String, String> run = declared(props, suggested);
+        JsonNode report = check(dir, run, topic);
         assertThat(report.path("collisions").asLong()).isZero();
-        assertThat(report.path("good").asLong()).as("check printed %s", checked).isEqualTo(changes + 20);
+        assertThat(report.path("good").asLong()).as("check printed %s", report).isEqualTo(changes + 20);
         assertThat(report.path("inputs").get(0).path("ignored").asLong()).isEqualTo(20); // the tombstones
-        long setAside = 0;
-        for (JsonNode reason : report.path("deadLetters")) {
-            setAside += reason.path("records").asLong();
-        }
-        assertThat(setAside).as("check printed %s", checked).isEqualTo(2);
+        assertThat(setAside(report)).as("check printed %s", report).isEqualTo(2);
 
         PipelineRuns.runUntilCommitted(new RowflowConfig(run), topic);
         Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "sgorders");
