@@ -340,6 +340,20 @@ class MappingSuggestIT {
         assertThat(report.path("good").asLong()).as("check printed %s", report).isEqualTo(changes + 20);
         assertThat(report.path("inputs").get(0).path("ignored").asLong()).isEqualTo(20); // the tombstones
         assertThat(setAside(report)).as("check printed %s", report).isEqualTo(2);
+        // The first and the last 10 records of each of the 3 partitions: creates only, then the deletes.
+        StringWriter first = new StringWriter();
+        assertThat(cli(first).execute("mapping", "check", "-c", propertiesFile(dir.resolve("run.properties"), run)
+                .toString(), "--topic", topic, "--json", "--sample", "30", "--from", "start")).isZero();
+        JsonNode head = JSON.readTree(first.toString());
+        assertThat(head.path("records").asLong()).isEqualTo(30);
+        assertThat(head.path("inputs").get(0).path("deletes").asLong()).isZero();
+        StringWriter last = new StringWriter();
+        assertThat(cli(last).execute("mapping", "check", "-c", propertiesFile(dir.resolve("run.properties"), run)
+                .toString(), "--topic", topic, "--json", "--sample", "30", "--from", "end")).isZero();
+        JsonNode tail = JSON.readTree(last.toString());
+        assertThat(tail.path("records").asLong()).isEqualTo(30);
+        assertThat(tail.path("inputs").get(0).path("deletes").asLong()).as("check printed %s", tail).isPositive();
+        assertThat(tail.path("inputs").get(0).path("ignored").asLong()).isPositive(); // tombstones follow deletes
 
         PipelineRuns.runUntilCommitted(new RowflowConfig(run), topic);
         Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "sgorders");
