@@ -205,7 +205,7 @@ final class BenchCommand implements Callable<Integer> {
                 generated.add(generator.next());
             }
             Map<TableRole, List<Put>> puts = ClientBaselines.puts(rows, generated);
-            Phase rawPhase = ClientBaselines.rawCeiling(config, rows, puts, err);
+            Phase rawPhase = ClientBaselines.rawCeiling(config, rows, generated, puts, err);
             Phase rowflowPhase = endToEnd(config, generated, err);
             Map<String, Phase> formatPhases = new LinkedHashMap<>();
             Map<String, PipelineMemory.Result> formatMemory = new LinkedHashMap<>();
@@ -221,7 +221,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             double raw = rawPhase.rowsPerSecond();
             double rowflow = rowflowPhase.rowsPerSecond();
-            double naive = ClientBaselines.naivePuts(config, rows, puts, naiveRows, err);
+            double naive = ClientBaselines.naivePuts(config, rows, generated, puts, naiveRows, err);
             List<QueryLatency.Result> latencies;
             List<HotspotExperiment.Result> hotspot;
             try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {

@@ -4,8 +4,10 @@ import dev.rowflow.events.LogEvent;
 import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.runtime.TableSplits;
 import dev.rowflow.sinks.hbase.TableAdmin;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.TableName;
@@ -42,18 +44,32 @@ final class ClientBaselines {
         return puts;
     }
 
-    /** Tables like the pipeline's, under another prefix, created empty. */
+    /**
+     * Tables like the pipeline's, under another prefix, created empty and split as rowflow splits
+     * them: a table whose layout is not spread by design at the quantiles of the keys of the last
+     * {@code tables.split.sample.records} of {@code events} (what rowflow samples of its topic).
+     */
     static Map<TableRole, TableDefinition> tablesLike(RowflowConfig config, LogEventRows rows, String prefix,
-                                                              Connection connection) throws Exception {
+                                                      List<LogEvent> events, Connection connection) throws Exception {
         Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();
         dev.rowflow.pipeline.ingest.LogIngest.of(config, null).tables().forEach(logTable -> {
             TableDefinition table = logTable.definition();
             tables.put(logTable.role(), new TableDefinition(TableName.valueOf(prefix + table.name().getNameAsString()),
                     table.family(), table.settings(), table.layout()));
         });
+        int sample = config.getInt(RowflowConfig.TABLES_SPLIT_SAMPLE_RECORDS_CONFIG);
+        Map<TableRole, List<byte[]>> keys = new java.util.HashMap<>();
+        for (LogEvent event : events.subList(Math.max(0, events.size() - sample), events.size())) {
+            for (Row row : rows.rowsOf(event)) {
+                keys.computeIfAbsent(row.table(), t -> new ArrayList<>()).add(row.key());
+            }
+        }
         try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
-            for (TableDefinition table : tables.values()) {
-                new TableAdmin(admin).createOrCheck(table);
+            for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
+                RowKeyLayout layout = table.getValue().layout();
+                new TableAdmin(admin).createOrCheck(table.getValue(), layout.spreadByDesign() ? layout.defaultSplitPoints()
+                        : TableSplits.fromSample(config.getInt(RowflowConfig.TABLES_SPLIT_REGIONS_CONFIG),
+                        keys.getOrDefault(table.getKey(), List.of())));
             }
         }
         return tables;
@@ -63,10 +79,10 @@ final class ClientBaselines {
      * (c) The same rows, data then index row of each event, each with its own synchronous
      * {@code Table.put}: what a sink without buffering gets. A sample of the rows.
      */
-    static double naivePuts(RowflowConfig config, LogEventRows rows, Map<TableRole, List<Put>> puts, int count,
-                                     PrintWriter err) throws Exception {
+    static double naivePuts(RowflowConfig config, LogEventRows rows, List<LogEvent> events,
+                            Map<TableRole, List<Put>> puts, int count, PrintWriter err) throws Exception {
         try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
-            Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "naive_", connection);
+            Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "naive_", events, connection);
             List<Put> dataPuts = puts.get(TableRole.LOG_DATA);
             List<Put> indexPuts = puts.get(TableRole.LOG_INDEX);
             int written = 0;
@@ -88,10 +104,11 @@ final class ClientBaselines {
     }
 
     /** The same rows written straight through one BufferedMutator per table: what HBase takes here. */
-    static BenchCommand.Phase rawCeiling(RowflowConfig config, LogEventRows rows, Map<TableRole, List<Put>> puts, PrintWriter err)
+    static BenchCommand.Phase rawCeiling(RowflowConfig config, LogEventRows rows, List<LogEvent> events,
+                                         Map<TableRole, List<Put>> puts, PrintWriter err)
             throws Exception {
         try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
-            Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "raw_", connection);
+            Map<TableRole, TableDefinition> tables = tablesLike(config, rows, "raw_", events, connection);
             CpuMeter cpu = new CpuMeter();
             long start = System.nanoTime();
             try (BufferedMutator data = connection.getBufferedMutator(tables.get(TableRole.LOG_DATA).name());

@@ -43,7 +43,7 @@ final class RawWriter {
         LogEventRows rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
         List<LogEvent> generated = ExternalBench.events(events, start);
         try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
-            Map<TableRole, TableDefinition> tables = ClientBaselines.tablesLike(config, rows, args[4], connection);
+            Map<TableRole, TableDefinition> tables = ClientBaselines.tablesLike(config, rows, args[4], generated, connection);
             Map<TableRole, BufferedMutator> mutators = new HashMap<>();
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
                 mutators.put(table.getKey(), connection.getBufferedMutator(table.getValue().name()));

@@ -16,12 +16,9 @@ import dev.rowflow.pipeline.ingest.MappingCheck;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
 import dev.rowflow.pipeline.registry.SchemaRegistryClient;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import dev.rowflow.pipeline.runtime.TopicSample;
+import dev.rowflow.pipeline.runtime.TopicSample.From;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -69,62 +66,16 @@ final class MappingCommand {
         }
     }
 
-    /** Where in each partition sampling starts. */
-    enum From { start, end }
-
     /**
-     * Reads at most {@code sample} records of {@code topic} from the start of every partition (or
-     * its last {@code sample / partitions} records), for at most {@code timeout}, without a
-     * consumer group (nothing committed).
+     * Reads at most {@code sample} records of {@code topic} (see {@link TopicSample#read}).
      *
      * @return the topic's partitions
      * @throws ParameterException if the topic does not exist
      */
     static int sample(CommandSpec spec, RowflowConfig config, String topic, int sample, From from, Duration timeout,
                       java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
-        Map<String, Object> props = config.kafkaProperties();
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, Math.min(sample, 5000)));
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<PartitionInfo> partitions = Optional.ofNullable(consumer.partitionsFor(topic)).orElse(List.of());
-            if (partitions.isEmpty()) {
-                throw new ParameterException(spec.commandLine(), "--topic " + topic + ": no such topic");
-            }
-            List<TopicPartition> assigned = new ArrayList<>();
-            partitions.forEach(p -> assigned.add(new TopicPartition(topic, p.partition())));
-            consumer.assign(assigned);
-            Map<TopicPartition, Long> end = consumer.endOffsets(assigned);
-            if (from == From.end) {
-                Map<TopicPartition, Long> beginning = consumer.beginningOffsets(assigned);
-                long share = (sample + assigned.size() - 1) / assigned.size();
-                assigned.forEach(p -> consumer.seek(p, Math.max(beginning.get(p), end.get(p) - share)));
-            } else {
-                consumer.seekToBeginning(assigned);
-            }
-            long deadline = System.nanoTime() + timeout.toNanos();
-            int read = 0;
-            while (read < sample && System.nanoTime() < deadline && !atEnd(consumer, assigned, end)) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (read++ >= sample) {
-                        break;
-                    }
-                    each.accept(record);
-                }
-            }
-            return partitions.size();
-        }
-    }
-
-    private static boolean atEnd(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
-                                 Map<TopicPartition, Long> end) {
-        for (TopicPartition partition : partitions) {
-            if (consumer.position(partition) < end.get(partition)) {
-                return false;
-            }
-        }
-        return true;
+        return TopicSample.read(config, topic, sample, from, timeout, each).orElseThrow(() ->
+                new ParameterException(spec.commandLine(), "--topic " + topic + ": no such topic"));
     }
 
     /**

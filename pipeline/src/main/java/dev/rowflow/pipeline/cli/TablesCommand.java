@@ -7,10 +7,15 @@ import dev.rowflow.sinks.hbase.TableAdmin;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
+import dev.rowflow.pipeline.runtime.RowflowPipeline;
+import dev.rowflow.pipeline.runtime.TableSplits;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** {@code rowflow tables}: the configured tables, created, described and updated online. */
 @Command(name = "tables", mixinStandardHelpOptions = true,
@@ -32,15 +37,27 @@ final class TablesCommand {
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
-            description = "Create the tables that do not exist (idempotent) and check the key layout of those that do.")
+            description = {"Create the tables that do not exist (idempotent) and check the key layout of those that do.",
+                    "Each new table is pre-split: at its salt's buckets, or (keys not spread by design, such as a "
+                            + "host-led index) at the quantiles of the keys made of the last "
+                            + "tables.split.sample.records records of its input topic, as a first `run` does. A table "
+                            + "left with one region is warned about on stderr."})
     static final class Create extends TablesAction {
+        @Option(names = "--sample-topic", paramLabel = "TOPIC", arity = "0..1", fallbackValue = "",
+                description = "Draw split points from this topic's records instead of each input's own topic (e.g. "
+                        + "one holding the same records while the input topic is still empty); without a value, "
+                        + "each input's own topic, which is also what happens without the option.")
+        String sampleTopic;
+
         @Override
         int run(PipelinePlan plan, TableAdmin admin, Map<TableRole, TableDefinition> tables, PrintWriter out)
                 throws Exception {
-            dev.rowflow.pipeline.runtime.RowflowPipeline.createOrCheck(admin, plan);
+            Optional<String> topic = Optional.ofNullable(sampleTopic).filter(t -> !t.isEmpty());
+            List<String> warnings = RowflowPipeline.createOrCheck(admin, plan, new TableSplits(plan.config(), topic));
             for (TableDefinition table : tables.values()) {
                 out.print(admin.describe(table.name()));
             }
+            warnings.forEach(warning -> spec.commandLine().getErr().println("warning: " + warning));
             return 0;
         }
     }

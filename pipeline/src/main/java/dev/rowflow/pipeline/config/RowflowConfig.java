@@ -183,6 +183,18 @@ public final class RowflowConfig extends AbstractConfig {
                     + "commit. (HBase's own "
                     + "hbase.client.write.buffer.periodicflush.timeout.ms is refused: its sends race the commit.)";
 
+    public static final String TABLES_SPLIT_SAMPLE_RECORDS_CONFIG = "tables.split.sample.records";
+    private static final String TABLES_SPLIT_SAMPLE_RECORDS_DOC =
+            "Records of an input topic read (its last ones, no consumer group) when a table whose key layout is not "
+                    + "spread by design (no salt, no leading md5: a host-led index, a customer-led table) is created, "
+                    + "at start or by `tables create`: it is pre-split at the quantiles of the keys they make. 0: "
+                    + "such tables are created as one region (a warning says so).";
+
+    public static final String TABLES_SPLIT_REGIONS_CONFIG = "tables.split.regions";
+    private static final String TABLES_SPLIT_REGIONS_DOC =
+            "Regions a table split from sampled keys is created with (fewer if the sample has fewer than 4 distinct "
+                    + "keys per region). Salted layouts split by their salt instead: one region per bucket(N) bucket.";
+
     public static final String STORE_CONFIG = "store";
     private static final String STORE_DOC =
             "The wide-column store rows go to: hbase, or bigtable (Google Cloud Bigtable through Google's HBase "
@@ -286,6 +298,10 @@ public final class RowflowConfig extends AbstractConfig {
                     Importance.MEDIUM, WRITE_BUFFER_BYTES_DOC)
             .define(PERIODIC_FLUSH_MS_CONFIG, Type.LONG, 1000L, Range.atLeast(0),
                     Importance.MEDIUM, PERIODIC_FLUSH_MS_DOC)
+            .define(TABLES_SPLIT_SAMPLE_RECORDS_CONFIG, Type.INT, 10_000, Range.atLeast(0),
+                    Importance.LOW, TABLES_SPLIT_SAMPLE_RECORDS_DOC)
+            .define(TABLES_SPLIT_REGIONS_CONFIG, Type.INT, 16, Range.between(2, 4096),
+                    Importance.LOW, TABLES_SPLIT_REGIONS_DOC)
             .define(STORE_CONFIG, Type.STRING, Store.HBASE.token(),
                     ConfigDef.ValidString.in(java.util.Arrays.stream(Store.values()).map(Store::token).toArray(String[]::new)),
                     Importance.HIGH, STORE_DOC)

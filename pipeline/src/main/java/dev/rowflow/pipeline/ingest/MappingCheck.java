@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.ingest;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.Change;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
@@ -37,6 +38,7 @@ public final class MappingCheck {
     private final Map<String, Reason> deadLetters = new LinkedHashMap<>();
     private long records;
     private long unrouted;
+    private java.util.function.BiConsumer<TableRole, byte[]> keysMade = (table, key) -> { };
 
     /** A record as read from the topic. */
     public record Sampled(int partition, long offset, long timestamp, byte[] key, byte[] value, Headers headers) {
@@ -108,6 +110,15 @@ public final class MappingCheck {
         inputs.forEach(input -> counts.put(input.name(), new InputCounts()));
     }
 
+    /**
+     * Gives the key of every row and counter a judged record would write, with its table, to
+     * {@code keys} as well (to draw a table's split points from them); returns this check.
+     */
+    public MappingCheck keysTo(java.util.function.BiConsumer<TableRole, byte[]> keys) {
+        this.keysMade = keys;
+        return this;
+    }
+
     /** The declared inputs of {@code plan} that read {@code topic}, in declaration order. */
     public static List<DeclaredInput> inputsOf(PipelinePlan plan, String topic) {
         return plan.ingests().stream().filter(DeclaredInput.class::isInstance).map(DeclaredInput.class::cast)
@@ -177,8 +188,11 @@ public final class MappingCheck {
             return true;
         }
         input.check(read.tree(), source);
-        List<dev.rowflow.keying.Row> rows = mapping.apply(read.tree(), source, read.canonical()).rows();
+        EventMapping.Mapped mapped = mapping.apply(read.tree(), source, read.canonical());
+        List<dev.rowflow.keying.Row> rows = mapped.rows();
         c.rows += rows.size();
+        rows.forEach(row -> keysMade.accept(row.table(), row.key()));
+        mapped.counter().ifPresent(counter -> keysMade.accept(counter.table(), counter.row()));
         c.dataRows++;
         ByteBuffer key = ByteBuffer.wrap(rows.get(0).key());
         Sampled earlier = c.keys.putIfAbsent(key, record);

@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -230,33 +232,59 @@ public final class RowflowPipeline implements AutoCloseable {
     static final int DEAD_LETTER_HEADROOM = 256 * 1024;
 
     /**
-     * Creates the tables of the plan that are missing and checks the key layout recorded in each.
+     * Creates the tables of the plan that are missing, pre-split as {@link TableSplits} says (input
+     * topics sampled for the tables that need it), and
+     * checks the key layout recorded in each. A table left with one region where regions stay put
+     * (HBase) is warned about: every write of every stream thread would go to one region server's
+     * memstore and WAL.
      *
+     * @return the warnings, one line per one-region table, also logged
      * @throws ConfigException naming the layout key when a table holds another layout, or the table
      *                         key when an input that deletes would write a table whose deletes
      *                         mask later writes
      */
-    public static void createOrCheck(TableAdmin admin, PipelinePlan plan) throws IOException {
+    public static List<String> createOrCheck(TableAdmin admin, PipelinePlan plan) throws IOException {
+        return createOrCheck(admin, plan, new TableSplits(plan.config(), Optional.empty()));
+    }
+
+    /** {@link #createOrCheck(TableAdmin, PipelinePlan)} with the split points {@code splits} gives. */
+    public static List<String> createOrCheck(TableAdmin admin, PipelinePlan plan, TableSplits splits)
+            throws IOException {
+        List<String> warnings = new ArrayList<>();
         for (Ingest ingest : plan.ingests()) {
             for (IngestTable table : ingest.tables()) {
+                TableDefinition definition = table.definition();
+                TableSplits.Split split = null;
                 try {
-                    boolean created = admin.createOrCheck(table.definition());
-                    LOG.info("table {} {} with key layout {}", table.definition().name(), created ? "created" : "checked",
-                            table.definition().layout().spec());
+                    boolean exists = admin.exists(definition.name());
+                    split = exists ? null : splits.of(ingest, table);
+                    boolean created = admin.createOrCheck(definition, exists ? List.of() : split.points());
+                    LOG.info("table {} {} with key layout {}{}", definition.name(), created ? "created" : "checked",
+                            definition.layout().spec(), created && !split.points().isEmpty()
+                                    ? ", " + (split.points().size() + 1) + " regions split at " + split.from() : "");
                 } catch (LayoutMismatchException e) {
                     String key = table.layoutKey();
                     throw new ConfigException(key, plan.config().originals().get(key), e.getMessage());
                 }
                 if (ingest.deletes()) {
                     try {
-                        admin.checkDeletes(table.definition());
+                        admin.checkDeletes(definition);
                     } catch (IllegalStateException e) {
-                        throw new ConfigException(table.tableKey(), table.definition().name().getNameAsString(),
+                        throw new ConfigException(table.tableKey(), definition.name().getNameAsString(),
                                 e.getMessage());
                     }
                 }
+                if (admin.store().capabilities().fixedRegions() && admin.regionCount(definition.name()) == 1) {
+                    String why = split != null ? split.warning() : TableSplits.whyUnspread(ingest, table);
+                    String warning = "table " + definition.name() + " (" + table.tableKey() + ") has one region: every "
+                            + "write goes to one region server until the table grows to its split size" + (why == null
+                            ? "" : "; " + why);
+                    LOG.warn(warning);
+                    warnings.add(warning);
+                }
             }
         }
+        return warnings;
     }
 
     public KafkaStreams.State state() {

@@ -104,10 +104,17 @@ public final class TableAdmin {
      * @throws LayoutMismatchException naming both layouts if they differ
      */
     public boolean createOrCheck(TableDefinition table) throws IOException {
+        return createOrCheck(table, table.layout().defaultSplitPoints());
+    }
+
+    /**
+     * {@link #createOrCheck(TableDefinition)} with the split points a new table gets (none: one
+     * region).
+     */
+    public boolean createOrCheck(TableDefinition table, List<byte[]> splits) throws IOException {
         checkSupported(store, table.name(), table.settings());
         boolean created = false;
         if (!admin.tableExists(table.name())) {
-            List<byte[]> splits = table.layout().defaultSplitPoints();
             TableDescriptorBuilder builder = TableDescriptorBuilder.newBuilder(table.name())
                     .setColumnFamily(family(table.family(), table.settings()));
             if (store.capabilities().tableMetadata()) {
@@ -129,6 +136,16 @@ public final class TableAdmin {
         }
         checkLayout(table);
         return created;
+    }
+
+    /** Whether the table exists. */
+    public boolean exists(TableName name) throws IOException {
+        return admin.tableExists(name);
+    }
+
+    /** The table's regions now (a store that moves tablets by load reports what it has). */
+    public int regionCount(TableName name) throws IOException {
+        return admin.getRegions(name).size();
     }
 
     /** Throws unless the table's stored layout (and layout version) is the configured one. */
