@@ -314,19 +314,22 @@ final class BenchCommand implements Callable<Integer> {
             out.flush();
             return;
         }
-        out.printf("%n| writer (own JVM) | rows/s | steady rows/s | CPU-s | CPU us/row | peak RSS MB | machine busy "
-                + "| durable after s |%n|---|---|---|---|---|---|---|---|%n");
-        result.medians().forEach((writer, run) -> out.printf("| %s | %,.0f | %,.0f | %.1f | %.1f | %d | %.0f%% | %.1f |%n",
+        out.printf("%n| writer (own JVM) | rows/s | steady rows/s | CPU-s | CPU us/row | B allocated/row | peak RSS MB "
+                + "| machine busy | durable after s |%n|---|---|---|---|---|---|---|---|---|%n");
+        result.medians().forEach((writer, run) -> out.printf(
+                "| %s | %,.0f | %,.0f | %.1f | %.1f | %,d | %d | %.0f%% | %.1f |%n",
                 writer.equals("raw") ? "raw BufferedMutator client, " + ExternalBench.RAW_THREADS + " threads"
                         : "rowflow run, default configuration, " + writer.substring("rowflow-".length()) + " input",
                 run.rowsPerSecond(), run.steadyRowsPerSecond(), run.cpuSeconds(), run.cpuMicrosPerRow(),
-                run.peakRssMb(), run.machineBusy() * 100, run.durableSeconds()));
-        result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | |%n", writer,
+                run.allocatedBytesPerRow(), run.peakRssMb(), run.machineBusy() * 100, run.durableSeconds()));
+        result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | | |%n", writer,
                 ratios.rows(), ratios.steady(), ratios.cpu()));
-        VisibilityLatency.Result latency = result.latency();
-        out.printf("%nrowflow event-to-visible latency (Avro input) at %,.0f events/s (80%% of its rate) for %.0f s: %d probes, "
-                        + "p50 %.0f ms, p99 %.0f ms, max %.0f ms%n", latency.eventsPerSecond(), latency.seconds(),
-                latency.probes(), latency.p50Millis(), latency.p99Millis(), latency.maxMillis());
+        for (VisibilityLatency.Result latency : result.latencies()) {
+            out.printf("%nrowflow event-to-visible latency (Avro input) at %,.0f events/s (80%% of its rate) for %.0f s: "
+                            + "%d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms", latency.eventsPerSecond(),
+                    latency.seconds(), latency.probes(), latency.p50Millis(), latency.p99Millis(), latency.maxMillis());
+        }
+        out.println();
         out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%n",
                 result.rounds(), result.events(), 2L * result.events(), String.join(" ", result.jvmOptions()));
         JfrProfile.Result profile = result.profile();

@@ -41,12 +41,13 @@ final class ExternalBench {
     /**
      * One writer's figures in one round: rows/s from its first record read to its last row
      * readable (acknowledged by HBase), steady rows/s while it works through the records (rowflow:
-     * first to last record processed), CPU over the first span; rowflow's rows are durable (the
-     * offsets committed after them) {@code durableSeconds} after its first record.
+     * first to last record processed), CPU and bytes allocated per row over the first span;
+     * rowflow's rows are durable (the offsets committed after them) {@code durableSeconds} after
+     * its first record.
      */
     record Run(String writer, int round, long rows, double seconds, double rowsPerSecond, double steadyRowsPerSecond,
-               double cpuSeconds, double cpuMicrosPerRow, long peakRssMb, double machineBusy, long dataRows,
-               double durableSeconds) {
+               double cpuSeconds, double cpuMicrosPerRow, long allocatedBytesPerRow, long peakRssMb,
+               double machineBusy, long dataRows, double durableSeconds) {
     }
 
     /** A rowflow writer's medians over the raw client's: rows/s, steady rows/s, CPU per row. */
@@ -56,10 +57,10 @@ final class ExternalBench {
     /**
      * Medians per writer ({@code raw}, and {@code rowflow-avro} and/or {@code rowflow-json}), each
      * rowflow writer's ratios to the raw client (the targets are stated in them), latency (Avro
-     * input) and the JFR profile.
+     * input, one run per round) and the JFR profile.
      */
     record Result(int events, int rounds, List<String> jvmOptions, List<Run> runs, Map<String, Run> medians,
-                  Map<String, Ratios> ratios, VisibilityLatency.Result latency, JfrProfile.Result profile) {
+                  Map<String, Ratios> ratios, List<VisibilityLatency.Result> latencies, JfrProfile.Result profile) {
     }
 
     /** The formats rowflow reads in this bench: the log pipeline's Avro, and JSON through a declared input. */
@@ -130,9 +131,11 @@ final class ExternalBench {
                                 jvmOptions, dir);
                         runs.add(run);
                         err.printf("  round %d %-12s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
-                                        + "(%.1f us/row), peak RSS %d MB, machine %.0f%% busy, durable after %.1f s%n",
+                                        + "(%.1f us/row), %,d B allocated/row, peak RSS %d MB, machine %.0f%% busy, "
+                                        + "durable after %.1f s%n",
                                 round, writer, run.rows(), run.seconds(), run.rowsPerSecond(), run.steadyRowsPerSecond(),
-                                run.cpuSeconds(), run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100,
+                                run.cpuSeconds(), run.cpuMicrosPerRow(), run.allocatedBytesPerRow(), run.peakRssMb(),
+                                run.machineBusy() * 100,
                                 run.durableSeconds());
                         err.flush();
                     }
@@ -151,13 +154,18 @@ final class ExternalBench {
                 }
                 // At 80 % of the rate rowflow reached on its first format: the latency a user sees below saturation.
                 double latencyRate = 0.8 * medians.get(writers.get(1)).rowsPerSecond() / 2;
-                VisibilityLatency.Result latency = latency(base, admin, latencyRate, LATENCY_SECONDS,
-                        Math.min(events, 50_000), jvmOptions, dir, err);
-                err.printf("  latency at %,.0f events/s: %d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
-                        latency.eventsPerSecond(), latency.probes(), latency.p50Millis(), latency.p99Millis(),
-                        latency.maxMillis());
-                err.printf("    by when produced: %s%n", String.join("; ", latency.byWindow()));
-                err.flush();
+                // One run per round, each on a fresh rowflow, topic and group: a target holds in every one.
+                List<VisibilityLatency.Result> latencies = new ArrayList<>();
+                for (int round = 1; round <= rounds; round++) {
+                    VisibilityLatency.Result latency = latency(base, admin, round, latencyRate, LATENCY_SECONDS,
+                            Math.min(events, 50_000), jvmOptions, dir, err);
+                    latencies.add(latency);
+                    err.printf("  latency %d at %,.0f events/s: %d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
+                            round, latency.eventsPerSecond(), latency.probes(), latency.p50Millis(),
+                            latency.p99Millis(), latency.maxMillis());
+                    err.printf("    by when produced: %s%n", String.join("; ", latency.byWindow()));
+                    err.flush();
+                }
                 JfrProfile.Result profile = null;
                 if (jfr) {
                     Path recording = dir.resolve("rowflow.jfr");
@@ -168,7 +176,7 @@ final class ExternalBench {
                     rowflow(base, admin, formats.get(0), events, rounds + 1, recorded, dir);
                     profile = JfrProfile.read(recording);
                 }
-                return new Result(events, rounds, jvmOptions, runs, medians, ratios, latency, profile);
+                return new Result(events, rounds, jvmOptions, runs, medians, ratios, latencies, profile);
             }
         }
     }
@@ -234,7 +242,7 @@ final class ExternalBench {
             double seconds = Double.parseDouble(result.get("seconds"));
             double cpu = Double.parseDouble(result.get("cpuSeconds"));
             return new Run("raw", round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
-                    Long.parseLong(result.get("peakRssMb")), busy, dataRows(base, "raw" + round + "_log_data"), seconds);
+                    Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy, dataRows(base, "raw" + round + "_log_data"), seconds);
         }
     }
 
@@ -250,6 +258,8 @@ final class ExternalBench {
             long visible = 0;
             double cpu0 = 0;
             double cpu = 0;
+            long allocated0 = 0;
+            long allocated = 0;
             long peak = 0;
             double busy = 0;
             CpuMeter machine = null;
@@ -262,6 +272,7 @@ final class ExternalBench {
                     // Its first records: from here it works, past start-up and the group's join.
                     t0 = System.nanoTime();
                     cpu0 = rowflow.jvm().cpuSeconds();
+                    allocated0 = progress.allocated();
                     machine = new CpuMeter();
                 }
                 if (t0 != 0 && t1 == 0 && progress.consumed() >= events) {
@@ -270,6 +281,7 @@ final class ExternalBench {
                 if (t0 != 0 && visible == 0 && progress.sent() >= rows) {
                     visible = System.nanoTime();
                     cpu = rowflow.jvm().cpuSeconds() - cpu0;
+                    allocated = progress.allocated() - allocated0;
                     peak = rowflow.jvm().peakRssMb();
                     busy = machine.stop().machineBusy();
                 }
@@ -279,7 +291,7 @@ final class ExternalBench {
                     double steadySeconds = ((t1 == 0 ? visible : t1) - t0) / 1e9;
                     awaitCommitted(admin, rowflow, events);
                     return new Run(writer, round, rows, seconds, rows / seconds, rows / steadySeconds, cpu,
-                            round1(cpu * 1e6 / rows), peak, busy, dataRows(base, rowflow.dataTable()),
+                            round1(cpu * 1e6 / rows), allocated / rows, peak, busy, dataRows(base, rowflow.dataTable()),
                             round1((durable - t0) / 1e9));
                 }
                 Thread.sleep(50);
@@ -292,15 +304,16 @@ final class ExternalBench {
      * JIT warm, its group joined), then events at {@code eventsPerSecond} for about
      * {@code seconds}, a sample of them probed until readable ({@link VisibilityLatency}).
      */
-    private static VisibilityLatency.Result latency(Map<String, Object> base, Admin admin, double eventsPerSecond,
-                                                    int seconds, int warmUp, List<String> jvmOptions, Path dir,
-                                                    PrintWriter err) throws Exception {
-        String topic = TOPIC + "-latency";
+    private static VisibilityLatency.Result latency(Map<String, Object> base, Admin admin, int round,
+                                                    double eventsPerSecond, int seconds, int warmUp,
+                                                    List<String> jvmOptions, Path dir, PrintWriter err)
+            throws Exception {
+        String topic = TOPIC + "-latency-" + round;
         KafkaTopics.createIfAbsent(admin, topic, Optional.of(PARTITIONS), Duration.ofSeconds(60));
         RowflowConfig config = new RowflowConfig(base);
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        LogEventGenerator generator = new LogEventGenerator(9, 200, System.currentTimeMillis());
-        try (RowflowJvm rowflow = RowflowJvm.start(base, "latency", topic, "avro", jvmOptions, dir);
+        LogEventGenerator generator = new LogEventGenerator(8 + round, 200, System.currentTimeMillis());
+        try (RowflowJvm rowflow = RowflowJvm.start(base, "latency" + round, topic, "avro", jvmOptions, dir);
              LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic)) {
             for (int i = 0; i < warmUp; i++) {
                 producer.send(generator.next());
@@ -343,10 +356,11 @@ final class ExternalBench {
         List<Long> rss = runs.stream().map(Run::peakRssMb).sorted().toList();
         List<Double> steady = runs.stream().map(Run::steadyRowsPerSecond).sorted().toList();
         List<Double> durable = runs.stream().map(Run::durableSeconds).sorted().toList();
+        List<Long> allocated = runs.stream().map(Run::allocatedBytesPerRow).sorted().toList();
         // Peak RSS: the largest of the rounds, not the middle one.
         return new Run(writer, 0, middle.rows(), middle.seconds(), middle.rowsPerSecond(),
                 steady.get((steady.size() - 1) / 2), middle.cpuSeconds(), cpu.get((cpu.size() - 1) / 2),
-                rss.get(rss.size() - 1), middle.machineBusy(), middle.dataRows(), durable.get((durable.size() - 1) / 2));
+                allocated.get((allocated.size() - 1) / 2), rss.get(rss.size() - 1), middle.machineBusy(), middle.dataRows(), durable.get((durable.size() - 1) / 2));
     }
 
     /** Rows of a writer's data table: every event's row must be there, once. */

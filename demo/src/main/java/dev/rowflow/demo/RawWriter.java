@@ -28,8 +28,8 @@ import java.util.Map;
  * <pre>
  * java -cp ... dev.rowflow.demo.RawWriter CONFIG EVENTS START_MS THREADS TABLE_PREFIX
  * </pre>
- * prints {@code RESULT rows=... seconds=... cpuSeconds=... peakRssMb=...}: CPU and time of the
- * writing alone.
+ * prints {@code RESULT rows=... seconds=... cpuSeconds=... allocatedBytes=... peakRssMb=...}: CPU,
+ * allocation and time of the writing alone.
  */
 final class RawWriter {
     private RawWriter() {
@@ -49,6 +49,7 @@ final class RawWriter {
                 mutators.put(table.getKey(), connection.getBufferedMutator(table.getValue().name()));
             }
             double cpu0 = cpuSeconds();
+            long allocated0 = allocatedBytes();
             long t0 = System.nanoTime();
             long[] written = new long[threads];
             List<Thread> workers = new ArrayList<>();
@@ -81,12 +82,13 @@ final class RawWriter {
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             double cpu = cpuSeconds() - cpu0;
+            long allocated = allocatedBytes() - allocated0;
             for (BufferedMutator mutator : mutators.values()) {
                 mutator.close();
             }
             long total = java.util.Arrays.stream(written).sum();
-            System.out.printf("RESULT rows=%d seconds=%.3f cpuSeconds=%.3f peakRssMb=%d%n", total, seconds, cpu,
-                    peakRssMb());
+            System.out.printf("RESULT rows=%d seconds=%.3f cpuSeconds=%.3f allocatedBytes=%d peakRssMb=%d%n", total,
+                    seconds, cpu, allocated, peakRssMb());
             System.out.flush();
         }
         System.exit(0);
@@ -95,6 +97,12 @@ final class RawWriter {
     private static double cpuSeconds() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getProcessCpuTime() / 1e9 : 0;
+    }
+
+    /** Bytes every thread of the JVM allocated so far, ended ones included. */
+    private static long allocatedBytes() {
+        return ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads
+                ? threads.getTotalThreadAllocatedBytes() : 0;
     }
 
     private static long peakRssMb() throws java.io.IOException {

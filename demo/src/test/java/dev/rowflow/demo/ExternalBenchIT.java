@@ -39,6 +39,7 @@ class ExternalBenchIT {
             assertThat(run.get("dataRows").asLong()).as(writer).isEqualTo(EVENTS);
             assertThat(run.get("cpuMicrosPerRow").asDouble()).as(writer).isPositive();
             assertThat(run.get("peakRssMb").asLong()).as(writer).isPositive();
+            assertThat(run.get("allocatedBytesPerRow").asLong()).as(writer).isPositive();
             // Durable (committed) no sooner than readable.
             assertThat(run.get("durableSeconds").asDouble()).as(writer)
                     .isGreaterThanOrEqualTo(run.get("seconds").asDouble() - 0.1);
@@ -49,7 +50,8 @@ class ExternalBenchIT {
             assertThat(ratios.get("cpu").asDouble()).isPositive();
         }
 
-        JsonNode latency = result.get("latency");
+        assertThat(result.get("latencies")).as("one latency run per round").hasSize(1);
+        JsonNode latency = result.get("latencies").get(0);
         assertThat(latency.get("probes").asInt()).isPositive();
         assertThat(latency.get("p50Millis").asDouble()).isPositive();
         assertThat(latency.get("p99Millis").asDouble()).isGreaterThanOrEqualTo(latency.get("p50Millis").asDouble());

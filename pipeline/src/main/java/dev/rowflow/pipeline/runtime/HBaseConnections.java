@@ -7,6 +7,7 @@ import dev.rowflow.sinks.hbase.Store;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.kafka.common.config.ConfigException;
@@ -27,6 +28,24 @@ public final class HBaseConnections {
     public static Connection connect(RowflowConfig config) throws IOException {
         Configuration conf = configuration(config);
         return config.store() == Store.BIGTABLE ? BigtableConfiguration.connect(conf) : ConnectionFactory.createConnection(conf);
+    }
+
+    /**
+     * Opens HBase's async connection, through which the sink sends its batches; null for
+     * Bigtable, whose adapter the sink writes through its own buffered mutator.
+     */
+    public static AsyncConnection connectAsync(RowflowConfig config) throws IOException {
+        if (config.store() == Store.BIGTABLE) {
+            return null;
+        }
+        try {
+            return ConnectionFactory.createAsyncConnection(configuration(config)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while connecting to HBase");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
     }
 
     /**

@@ -5,8 +5,6 @@ import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.Salt;
 import org.apache.hadoop.hbase.KeyValue;
-import org.apache.hadoop.hbase.client.BufferedMutator;
-import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Delete;
@@ -14,7 +12,6 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -22,20 +19,17 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
- * What {@link HBaseRowSink} keeps per table: the table's {@link BufferedMutator}, its
- * {@link TableSender} (when sending is on), its cell TTL and the rows written since the last
- * flush (in all and per salt bucket), which are counted as flushed only when a flush made them
- * durable. Used by the stream thread only; the sender is the one other thread, see its contract.
+ * What {@link HBaseRowSink} keeps per table: how its rows reach the store (a {@link RowSender}),
+ * its cell TTL and the rows written since the last flush (in all and per salt bucket), which are
+ * counted as flushed only when a flush made them durable. Used by the stream thread only; the
+ * sender's own threads are in its contract.
  */
 final class TableWriter {
     private final TableRole role;
-    private final BufferedMutator mutator;
+    private final RowSender sender;
     private final long cellTtlMillis;
-    private final TableSender sender;
     private final SinkMetrics metrics;
     private long pendingRows;
     /** Rows per salt bucket since the last flush, for tables with a bucket(N) layout; else null. */
@@ -51,64 +45,28 @@ final class TableWriter {
      */
     private Set<ByteBuffer> pendingKeys;
 
-    /**
-     * Opens the table's mutator (and starts its sender when {@code settings.periodicFlushMillis() > 0}).
-     *
-     * @param failures where a send failure goes; the sink throws it at its next write or flush
-     * @param failed   whether such a failure is waiting to be thrown
-     */
-    static TableWriter open(Connection connection, TableRole role, TableDefinition table, SinkSettings settings,
-                            SinkMetrics metrics, Consumer<RetriesExhaustedWithDetailsException> failures,
-                            BooleanSupplier failed) throws IOException {
-        BufferedMutatorParams params = new BufferedMutatorParams(table.name())
-                .listener((e, mutator) -> {
-                    metrics.mutationsFailed(role, e.getNumExceptions());
-                    failures.accept(e);
-                });
-        if (settings.writeBufferBytes() > 0) {
-            params.writeBufferSize(settings.writeBufferBytes());
-        }
-        // Off even if hbase-site.xml sets it: HBase's timer flush would race the commit's flush
-        // (see TableSender); the sender is the periodic flush.
-        params.setWriteBufferPeriodicFlushTimeoutMs(0);
-        BufferedMutator mutator = connection.getBufferedMutator(params);
-        TableSender sender = null;
-        if (settings.periodicFlushMillis() > 0) {
-            long wakeBytes = (settings.writeBufferBytes() > 0 ? settings.writeBufferBytes()
-                    : mutator.getWriteBufferSize()) / 2;
-            sender = new TableSender(role, mutator, wakeBytes, settings.periodicFlushMillis(), failed, metrics,
-                    "rowflow-sink-sender-" + Thread.currentThread().getName() + "-" + table.name().getNameAsString());
-            sender.start();
-        }
-        return new TableWriter(connection, role, mutator, table, sender, metrics);
-    }
-
-    private TableWriter(Connection connection, TableRole role, BufferedMutator mutator, TableDefinition table,
-                        TableSender sender, SinkMetrics metrics) {
+    TableWriter(Connection connection, TableRole role, TableDefinition table, RowSender sender, SinkMetrics metrics) {
         this.connection = connection;
         this.name = table.name();
         this.role = role;
-        this.mutator = mutator;
-        this.cellTtlMillis = table.settings().cellTtlMillis();
         this.sender = sender;
+        this.cellTtlMillis = table.settings().cellTtlMillis();
         this.metrics = metrics;
         this.salt = table.layout().salt();
         this.pendingBucketRows = metrics.tracksBuckets(role) ? new long[metrics.buckets(role)] : null;
     }
 
     /**
-     * Gives the row's Put to the mutator (which sends it when its buffer is full, waiting for it).
+     * Gives the row's Put to the sender (which may wait while the table's unacknowledged rows are
+     * at their bound).
      *
      * @return the row's estimated heap size, for the sink's unflushed bytes
      */
     long write(Row row) throws IOException {
-        mutator.mutate(toPut(row, cellTtlMillis));
+        long bytes = estimatedHeapSize(row);
+        sender.send(toPut(row, cellTtlMillis), bytes);
         if (pendingKeys != null) {
             pendingKeys.add(ByteBuffer.wrap(row.key()));
-        }
-        long bytes = estimatedHeapSize(row);
-        if (sender != null) {
-            sender.written(bytes);
         }
         pendingRows++;
         if (pendingBucketRows != null) {
@@ -155,13 +113,9 @@ final class TableWriter {
         return table;
     }
 
-    /** Returns once every row written so far is acknowledged, or throws why not. */
+    /** Returns once every row written so far is acknowledged, or its failure has reached the sink. */
     void flush() throws IOException {
-        if (sender != null) {
-            sender.flushAll();
-        } else {
-            mutator.flush();
-        }
+        sender.flush();
     }
 
     /**
@@ -185,19 +139,17 @@ final class TableWriter {
         }
     }
 
-    /** Stops the sender once its send in progress has finished, so the mutator can be closed. */
+    /** Stops sending in the background once a send in progress has finished, so the sender can be closed. */
     void stopSending() {
-        if (sender != null) {
-            sender.stopSending();
-        }
+        sender.stopSending();
     }
 
-    /** Closes the mutator, which sends what it still holds. */
+    /** Closes the sender, which sends what it still holds. */
     void close() throws IOException {
         if (table != null) {
             table.close();
         }
-        mutator.close();
+        sender.close();
     }
 
     /**
@@ -220,8 +172,8 @@ final class TableWriter {
 
     /**
      * About the heap a row's Put takes, without walking the Put's family map as
-     * {@code Put.heapSize()} does (the mutator does that once already): a fixed cost per Put and
-     * per cell, plus the bytes of each cell as a KeyValue.
+     * {@code Put.heapSize()} does: a fixed cost per Put and per cell, plus the bytes of each cell
+     * as a KeyValue.
      */
     static long estimatedHeapSize(Row row) {
         long bytes = 160;
