@@ -155,7 +155,7 @@ final class ScaleBench {
                             ExternalBench.round1(cpu), ExternalBench.round1(cpu * 1e6 / rows), peak, busy,
                             ExternalBench.dataRows(base, instances.get(0).dataTable()));
                 }
-                Thread.sleep(50);
+                Thread.sleep(ExternalBench.POLL_MILLIS);
             }
         } finally {
             for (RowflowJvm jvm : instances) {

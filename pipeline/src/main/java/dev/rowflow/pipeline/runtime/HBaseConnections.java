@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionConfiguration;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.kafka.common.config.ConfigException;
 
@@ -39,7 +40,12 @@ public final class HBaseConnections {
             return null;
         }
         try {
-            return ConnectionFactory.createAsyncConnection(configuration(config)).get();
+            Configuration conf = configuration(config);
+            // The sink refuses a cell over hbase.client.keyvalue.maxsize before it writes the row
+            // (a dead letter rather than a failed batch); the async client need not size every
+            // cell of every Put again.
+            conf.setInt(ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY, -1);
+            return ConnectionFactory.createAsyncConnection(conf).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted while connecting to HBase");

@@ -133,8 +133,10 @@ public final class HBaseRowSink implements RowSink {
         for (Cell cell : row.cells()) {
             long size = KeyValue.getKeyValueDataStructureSize(row.key().length, cell.family().length,
                     cell.qualifier().length, cell.value().length);
-            EventRules.cellWithin("cell " + Bytes.toString(cell.qualifier()), size, maxKeyValueSize,
-                    ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY);
+            if (maxKeyValueSize > 0 && size > maxKeyValueSize) { // the name is worked out for a refusal only
+                EventRules.cellWithin("cell " + Bytes.toString(cell.qualifier()), size, maxKeyValueSize,
+                        ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY);
+            }
         }
     }
 

@@ -4,6 +4,9 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.Salt;
+import org.apache.hadoop.hbase.CellBuilder;
+import org.apache.hadoop.hbase.CellBuilderFactory;
+import org.apache.hadoop.hbase.CellBuilderType;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.TableName;
@@ -158,9 +161,19 @@ final class TableWriter {
      * counts a cell TTL from the cell timestamp, i.e. from the event time).
      */
     static Put toPut(Row row, long cellTtlMillis) {
-        Put put = new Put(row.key(), row.timestamp());
+        // A row's arrays are never changed once it is built, so the Put and its cells share them
+        // rather than copying each cell into a KeyValue array (Put.addColumn's copy).
+        byte[] key = row.key();
+        Put put = new Put(key, true).setTimestamp(row.timestamp());
+        CellBuilder cells = CellBuilderFactory.create(CellBuilderType.SHALLOW_COPY);
         for (Cell cell : row.cells()) {
-            put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
+            try {
+                put.add(cells.clear().setRow(key).setFamily(cell.family()).setQualifier(cell.qualifier())
+                        .setTimestamp(row.timestamp()).setType(org.apache.hadoop.hbase.Cell.Type.Put)
+                        .setValue(cell.value()).build());
+            } catch (IOException e) {
+                throw new IllegalStateException(e); // only for a cell of another row, which this is not
+            }
         }
         if (row.ttlMillis() > 0) {
             put.setTTL(row.ttlMillis());
