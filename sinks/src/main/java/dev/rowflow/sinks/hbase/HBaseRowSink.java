@@ -97,7 +97,7 @@ public final class HBaseRowSink implements RowSink {
         String thread = Thread.currentThread().getName();
         this.timer = async == null || settings.periodicFlushMillis() == 0 ? null
                 : Executors.newSingleThreadScheduledExecutor(r -> {
-                    Thread t = new Thread(r, "rowflow-sink-sender-" + thread);
+                    Thread t = new Thread(r, "rowflow-sink-" + thread + "-sender");
                     t.setDaemon(true);
                     return t;
                 });
