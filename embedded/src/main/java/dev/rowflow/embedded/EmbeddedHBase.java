@@ -47,6 +47,13 @@ public final class EmbeddedHBase implements AutoCloseable {
         // about one demo run in five. Memory on the heap is never freed under a reader.
         conf.set("hbase.netty.rpcserver.allocator", "heap");
         conf.setBoolean("hbase.server.allocator.pool.enabled", false);
+        // No memstore-local allocation buffers: each pins a 2 MB chunk per written store of every
+        // region until its flush. rowflow pre-splits every table it creates into up to 16 regions,
+        // and the tests of a JVM share one cluster whose tables accumulate: hundreds of regions
+        // pinned a gigabyte of a 2 GB test heap (an OutOfMemoryError). A mini cluster's memstores
+        // are small; MSLAB's aim, less old-generation fragmentation on a big region server heap,
+        // is not this one's.
+        conf.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
         HBaseTestingUtility util = new HBaseTestingUtility(conf);
         try {
             util.startMiniZKCluster();

@@ -248,6 +248,18 @@ public final class EventMapping {
     }
 
     /**
+     * The same mapping with counts of its own, starting at zero: for a dry run over records the
+     * pipeline did not write ({@code mapping check}, the sample a table's split points are drawn
+     * from), whose records must not show in the pipeline's {@link #indexRowsSkipped} counts.
+     */
+    public EventMapping uncounted() {
+        List<Index> fresh = indexes.stream().map(index -> new Index(index.name, index.table, index.plan,
+                index.storedAs, index.storedTypes, index.skipWhenMissing,
+                new java.util.concurrent.atomic.LongAdder())).toList();
+        return new EventMapping(spec, timePath, data, columns, fresh, summary, ttl, elementRows);
+    }
+
+    /**
      * Records that had no row in sparse index {@code name} (a part's value absent or null) since
      * the mapping was compiled; counted across threads.
      */

@@ -36,6 +36,8 @@ public final class MappingCheck {
     private final RecordFormat format;
     private final Map<String, InputCounts> counts = new LinkedHashMap<>();
     private final Map<String, Reason> deadLetters = new LinkedHashMap<>();
+    /** Each input's mapping with counts of its own: a dry run's records are not the pipeline's. */
+    private final Map<String, EventMapping> mappings = new java.util.HashMap<>();
     private long records;
     private long unrouted;
     private java.util.function.BiConsumer<TableRole, byte[]> keysMade = (table, key) -> { };
@@ -108,6 +110,7 @@ public final class MappingCheck {
         this.inputs = List.copyOf(inputs);
         this.format = inputs.get(0).format();
         inputs.forEach(input -> counts.put(input.name(), new InputCounts()));
+        inputs.forEach(input -> mappings.put(input.name(), input.mapping().uncounted()));
     }
 
     /**
@@ -180,7 +183,7 @@ public final class MappingCheck {
     /** Whether the record goes on to the next input (it made rows or a delete). */
     private boolean judge(DeclaredInput input, Sampled record, ReadRecord read, RecordSource source, InputCounts c) {
         Change change = read.change();
-        EventMapping mapping = input.mapping();
+        EventMapping mapping = mappings.get(input.name());
         if (change != null && change.op() == Change.Op.DELETE
                 || input.deletesWhen().map(when -> when.test(read.tree(), source)).orElse(false)) {
             mapping.dataKeyOf(read.tree(), source);

@@ -73,6 +73,25 @@ class MappingCheckTest {
     }
 
     @Test
+    void shouldLeaveThePipelinesCountOfSkippedIndexRowsAlone() {
+        Map<String, String> props = new HashMap<>(Map.of("kafka.bootstrap.servers", "unused:9092", "pipelines", "",
+                "inputs", "lines", "input.lines.topic", "app", "input.lines.time", "@timestamp",
+                "input.lines.key", "bucket(4) | @timestamp:ts, message:text",
+                "input.lines.columns", "message=m, log.level=l", "input.lines.indexes", "level",
+                "input.lines.index.level.key", "log.level:text, @timestamp:rts"));
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
+            DeclaredInput input = plan.declaredInput("lines").orElseThrow();
+            MappingCheck check = new MappingCheck("app", List.of(input));
+            check.add(record(0, "{\"@timestamp\":\"2026-11-22T08:00:01.000Z\",\"message\":\"no level\"}"));
+            check.add(record(1, String.format(LINE, 2, "web-1", "info", "a")));
+
+            assertThat(check.report().inputs().get(0).rows()).isEqualTo(3);
+            // The record without a level is the check's: the pipeline has written nothing it could count.
+            assertThat(input.mapping().indexRowsSkipped("level")).isZero();
+        }
+    }
+
+    @Test
     void shouldRunTheSuggestedDeclarationAsItIsAndFindEverySampledRecordARowOfItsOwn() throws Exception {
         List<String> sampled = new java.util.ArrayList<>();
         for (int i = 0; i < 300; i++) {
