@@ -315,15 +315,16 @@ final class BenchCommand implements Callable<Integer> {
             return;
         }
         out.printf("%n| writer (own JVM) | rows/s | steady rows/s | CPU-s | CPU us/row | B allocated/row | peak RSS MB "
-                + "| machine busy | durable after s |%n|---|---|---|---|---|---|---|---|---|%n");
+                + "| machine busy | durable after s | HBase CPU us/row | Kafka CPU us/row |%n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|%n");
         result.medians().forEach((writer, run) -> out.printf(
-                "| %s | %,.0f | %,.0f | %.1f | %.1f | %,d | %d | %.0f%% | %.1f |%n",
-                writer.equals("raw") ? "raw BufferedMutator client, " + ExternalBench.RAW_THREADS + " threads"
-                        : "rowflow run, default configuration, " + writer.substring("rowflow-".length()) + " input",
+                "| %s | %,.0f | %,.0f | %.1f | %.1f | %,d | %d | %.0f%% | %.1f | %.1f | %.1f |%n",
+                ExternalBench.describe(writer),
                 run.rowsPerSecond(), run.steadyRowsPerSecond(), run.cpuSeconds(), run.cpuMicrosPerRow(),
-                run.allocatedBytesPerRow(), run.peakRssMb(), run.machineBusy() * 100, run.durableSeconds()));
-        result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | | |%n", writer,
-                ratios.rows(), ratios.steady(), ratios.cpu()));
+                run.allocatedBytesPerRow(), run.peakRssMb(), run.machineBusy() * 100, run.durableSeconds(),
+                run.hbaseMicrosPerRow(), run.kafkaMicrosPerRow()));
+        result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | | | | |%n",
+                writer, ratios.rows(), ratios.steady(), ratios.cpu()));
         for (VisibilityLatency.Result latency : result.latencies()) {
             out.printf("%nrowflow event-to-visible latency (Avro input) at %,.0f events/s (80%% of its rate) for %.0f s: "
                             + "%d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms", latency.eventsPerSecond(),

@@ -20,7 +20,7 @@ final class ChildJvm implements AutoCloseable {
     private static final double TICKS = 100.0;
 
     /** Lines of a child's output that carry a message to its parent (the rest is only logged). */
-    private static final List<String> MESSAGES = List.of("READY", "RESULT");
+    private static final List<String> MESSAGES = List.of("READY", "STARTED", "RESULT");
 
     private final Process process;
     private final String name;

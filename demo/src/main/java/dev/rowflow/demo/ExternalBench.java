@@ -25,8 +25,10 @@ import java.util.stream.Collectors;
 /**
  * {@code rowflow bench --external}: Kafka and HBase each in a JVM of its own
  * ({@code ServerProcess}), and each writer under measurement in a JVM of its own with the Helm
- * chart's JVM options: the raw client ({@link RawWriter}, 2 threads of BufferedMutators, no Kafka)
- * and {@code rowflow run} with the default configuration, reading the same events from a topic.
+ * chart's JVM options: the raw client ({@link RawWriter}, 2 threads of BufferedMutators, no Kafka),
+ * rowflow's sink alone (2 threads, each with a sink of its own as a stream thread has, no Kafka:
+ * where rowflow's HBase side stands against the raw client), and {@code rowflow run} with the default configuration, reading
+ * the same events from a topic.
  * Several rounds in rotated order; per writer the medians of rows/s (steady: from its first row
  * durable to its last), CPU seconds and CPU per row of its process over that span, its peak RSS,
  * and how busy the machine was.
@@ -48,23 +50,37 @@ final class ExternalBench {
     /**
      * One writer's figures in one round: rows/s from its first record read to its last row
      * readable (acknowledged by HBase), steady rows/s while it works through the records (rowflow:
-     * first to last record processed), CPU and bytes allocated per row over the first span;
-     * rowflow's rows are durable (the offsets committed after them) {@code durableSeconds} after
-     * its first record.
+     * first to last record processed), CPU and bytes allocated per row over the first span, and
+     * the CPU per row HBase's and Kafka's processes spent over it (what the writer costs the
+     * servers on the same machine); rowflow's rows are durable (the offsets committed after them)
+     * {@code durableSeconds} after its first record.
      */
     record Run(String writer, int round, long rows, double seconds, double rowsPerSecond, double steadyRowsPerSecond,
                double cpuSeconds, double cpuMicrosPerRow, long allocatedBytesPerRow, long peakRssMb,
-               double machineBusy, long dataRows, double durableSeconds) {
+               double machineBusy, long dataRows, double durableSeconds, double hbaseMicrosPerRow,
+               double kafkaMicrosPerRow) {
     }
 
-    /** A rowflow writer's medians over the raw client's: rows/s, steady rows/s, CPU per row. */
+    /** CPU seconds of the HBase and Kafka processes so far. */
+    private record ServerCpu(double hbase, double kafka) {
+        static ServerCpu of(Servers servers) throws IOException {
+            return new ServerCpu(servers.hbase().cpuSeconds(), servers.kafka().cpuSeconds());
+        }
+
+        /** Microseconds per row of each since {@code before}: {hbase, kafka}. */
+        double[] perRowSince(ServerCpu before, long rows) {
+            return new double[] {round1((hbase - before.hbase) * 1e6 / rows), round1((kafka - before.kafka) * 1e6 / rows)};
+        }
+    }
+
+    /** A writer's medians over the raw client's: rows/s, steady rows/s, CPU per row. */
     record Ratios(double rows, double steady, double cpu) {
     }
 
     /**
-     * Medians per writer ({@code raw}, and {@code rowflow-avro} and/or {@code rowflow-json}), each
-     * rowflow writer's ratios to the raw client (the targets are stated in them), latency (Avro
-     * input, one run per round) and the JFR profile.
+     * Medians per writer ({@code raw}; rowflow's sink alone, {@code sink}; and
+     * {@code rowflow-avro} and/or {@code rowflow-json}), each writer's ratios to the raw client (the targets are stated in
+     * them), latency (Avro input, one run per round) and the JFR profile.
      */
     record Result(int events, int rounds, List<String> jvmOptions, List<Run> runs, Map<String, Run> medians,
                   Map<String, Ratios> ratios, List<VisibilityLatency.Result> latencies, JfrProfile.Result profile) {
@@ -106,7 +122,8 @@ final class ExternalBench {
             RowflowConfig config = new RowflowConfig(base);
             try (Admin admin = Admin.create(config.kafkaProperties())) {
                 List<LogEvent> generated = events(events, start);
-                List<String> writers = new ArrayList<>(List.of("raw"));
+                // The raw client, rowflow's sink alone (no Kafka), then rowflow.
+                List<String> writers = new ArrayList<>(List.of("raw", "sink"));
                 for (String format : formats) {
                     String topic = topic(format);
                     KafkaTopics.createIfAbsent(admin, topic, Optional.of(PARTITIONS), Duration.ofSeconds(60));
@@ -132,9 +149,9 @@ final class ExternalBench {
                     List<String> order = new ArrayList<>(writers);
                     java.util.Collections.rotate(order, -((round - 1) % writers.size()));
                     for (String writer : order) {
-                        Run run = writer.equals("raw")
-                                ? raw(base, events, start, round, jvmOptions, dir)
-                                : rowflow(base, admin, writer.substring("rowflow-".length()), events, round,
+                        Run run = !writer.startsWith("rowflow-")
+                                ? raw(servers, writer, events, start, round, jvmOptions, dir)
+                                : rowflow(servers, admin, writer.substring("rowflow-".length()), events, round,
                                 jvmOptions, dir);
                         runs.add(run);
                         err.printf("  round %d %-12s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
@@ -160,7 +177,7 @@ final class ExternalBench {
                             round2(rowflow.cpuMicrosPerRow() / raw.cpuMicrosPerRow())));
                 }
                 // At 80 % of the rate rowflow reached on its first format: the latency a user sees below saturation.
-                double latencyRate = 0.8 * medians.get(writers.get(1)).rowsPerSecond() / 2;
+                double latencyRate = 0.8 * medians.get("rowflow-" + formats.get(0)).rowsPerSecond() / 2;
                 // One run per round, each on a fresh rowflow, topic and group: a target holds in every one.
                 List<VisibilityLatency.Result> latencies = new ArrayList<>();
                 for (int round = 1; round <= rounds; round++) {
@@ -181,7 +198,7 @@ final class ExternalBench {
                     recorded.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + recording);
                     err.printf("bench --external: one more rowflow pass (%s), recorded with JFR ...%n", formats.get(0));
                     err.flush();
-                    rowflow(base, admin, formats.get(0), events, rounds + 1, recorded, dir);
+                    rowflow(servers, admin, formats.get(0), events, rounds + 1, recorded, dir);
                     profile = JfrProfile.read(recording);
                 }
                 return new Result(events, rounds, jvmOptions, runs, medians, ratios, latencies, profile);
@@ -232,33 +249,53 @@ final class ExternalBench {
         }
     }
 
+    /** What a writer of the bench is, for its row of the table. */
+    static String describe(String writer) {
+        return switch (writer) {
+            case "raw" -> "raw BufferedMutator client, " + RAW_THREADS + " threads";
+            case "sink" -> "rowflow's sink alone (no Kafka), " + RAW_THREADS + " threads";
+            default -> "rowflow run, default configuration, " + writer.substring("rowflow-".length()) + " input";
+        };
+    }
+
     /** The topic of the bench's events in {@code format}. */
     private static String topic(String format) {
         return format.equals("avro") ? TOPIC : TOPIC + "-" + format;
     }
 
-    private static Run raw(Map<String, Object> base, int events, long start, int round, List<String> jvmOptions,
-                           Path dir) throws Exception {
-        Path config = write(dir.resolve("raw-" + round + ".properties"), base);
-        CpuMeter machine = new CpuMeter();
-        try (ChildJvm writer = ChildJvm.start("raw writer", jvmOptions, RawWriter.class.getName(), List.of(
+    /**
+     * A {@link RawWriter} run: {@code raw} the hand-written BufferedMutator client, {@code sink}
+     * rowflow's sink alone, without Kafka.
+     */
+    private static Run raw(Servers servers, String name, int events, long start, int round,
+                           List<String> jvmOptions, Path dir) throws Exception {
+        Map<String, Object> base = servers.base();
+        Path config = write(dir.resolve(name + "-" + round + ".properties"), base);
+        String prefix = name.replace("-", "") + round + "_";
+        try (ChildJvm writer = ChildJvm.start(name + " writer", jvmOptions, RawWriter.class.getName(), List.of(
                 config.toString(), Integer.toString(events), Long.toString(start), Integer.toString(RAW_THREADS),
-                "raw" + round + "_"), dir.resolve("raw-" + round + ".log"))) {
+                prefix, name.equals("raw") ? "mutator" : name), dir.resolve(name + "-" + round + ".log"))) {
+            writer.awaitLine("STARTED");
+            CpuMeter machine = new CpuMeter();
+            ServerCpu servers0 = ServerCpu.of(servers);
             Map<String, String> result = settings(writer.awaitLine("RESULT"));
             double busy = machine.stop().machineBusy();
+            ServerCpu servers1 = ServerCpu.of(servers);
             long rows = Long.parseLong(result.get("rows"));
             double seconds = Double.parseDouble(result.get("seconds"));
             double cpu = Double.parseDouble(result.get("cpuSeconds"));
-            long dataRows = dataRows(base, "raw" + round + "_log_data");
-            dropTables(base, "raw" + round + "_");
-            return new Run("raw", round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
+            long dataRows = dataRows(base, prefix + "log_data");
+            dropTables(base, prefix);
+            double[] server = servers1.perRowSince(servers0, rows);
+            return new Run(name, round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
                     Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
-                    dataRows, seconds);
+                    dataRows, seconds, server[0], server[1]);
         }
     }
 
-    private static Run rowflow(Map<String, Object> base, Admin admin, String format, int events, int round,
+    private static Run rowflow(Servers servers, Admin admin, String format, int events, int round,
                                List<String> jvmOptions, Path dir) throws Exception {
+        Map<String, Object> base = servers.base();
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         long rows = 2L * events;
         String writer = "rowflow-" + format;
@@ -274,6 +311,8 @@ final class ExternalBench {
             long peak = 0;
             double busy = 0;
             CpuMeter machine = null;
+            ServerCpu servers0 = null;
+            double[] server = null;
             while (true) {
                 rowflow.check(deadline, "commit of every row");
                 // From its /metrics: records its stream threads processed, rows sent and acknowledged
@@ -285,6 +324,7 @@ final class ExternalBench {
                     cpu0 = rowflow.jvm().cpuSeconds();
                     allocated0 = progress.allocated();
                     machine = new CpuMeter();
+                    servers0 = ServerCpu.of(servers);
                 }
                 if (t0 != 0 && t1 == 0 && progress.consumed() >= events) {
                     t1 = System.nanoTime();
@@ -295,6 +335,7 @@ final class ExternalBench {
                     allocated = progress.allocated() - allocated0;
                     peak = rowflow.jvm().peakRssMb();
                     busy = machine.stop().machineBusy();
+                    server = ServerCpu.of(servers).perRowSince(servers0, rows);
                 }
                 if (visible != 0 && progress.durable() >= rows) {
                     long durable = System.nanoTime();
@@ -306,7 +347,7 @@ final class ExternalBench {
                     dropTables(base, "rowflow" + format + round + "_");
                     return new Run(writer, round, rows, seconds, rows / seconds, rows / steadySeconds, cpu,
                             round1(cpu * 1e6 / rows), allocated / rows, peak, busy, dataRows,
-                            round1((durable - t0) / 1e9));
+                            round1((durable - t0) / 1e9), server[0], server[1]);
                 }
                 Thread.sleep(POLL_MILLIS);
             }
@@ -371,10 +412,13 @@ final class ExternalBench {
         List<Double> steady = runs.stream().map(Run::steadyRowsPerSecond).sorted().toList();
         List<Double> durable = runs.stream().map(Run::durableSeconds).sorted().toList();
         List<Long> allocated = runs.stream().map(Run::allocatedBytesPerRow).sorted().toList();
+        List<Double> hbase = runs.stream().map(Run::hbaseMicrosPerRow).sorted().toList();
+        List<Double> kafka = runs.stream().map(Run::kafkaMicrosPerRow).sorted().toList();
         // Peak RSS: the largest of the rounds, not the middle one.
         return new Run(writer, 0, middle.rows(), middle.seconds(), middle.rowsPerSecond(),
                 steady.get((steady.size() - 1) / 2), middle.cpuSeconds(), cpu.get((cpu.size() - 1) / 2),
-                allocated.get((allocated.size() - 1) / 2), rss.get(rss.size() - 1), middle.machineBusy(), middle.dataRows(), durable.get((durable.size() - 1) / 2));
+                allocated.get((allocated.size() - 1) / 2), rss.get(rss.size() - 1), middle.machineBusy(), middle.dataRows(),
+                durable.get((durable.size() - 1) / 2), hbase.get((hbase.size() - 1) / 2), kafka.get((kafka.size() - 1) / 2));
     }
 
     /**

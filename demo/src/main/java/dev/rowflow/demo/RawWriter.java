@@ -8,6 +8,9 @@ import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.sinks.hbase.TableDefinition;
+import dev.rowflow.sinks.hbase.HBaseRowSink;
+import dev.rowflow.sinks.hbase.SinkMetrics;
+import dev.rowflow.sinks.hbase.SinkSettings;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
@@ -25,8 +28,12 @@ import java.util.Map;
  * of the bench's events (same keying, same tables' layouts, under a prefix of its own) written by
  * {@code threads} threads through one {@link BufferedMutator} per table -- what a hand-written
  * HBase client does, without Kafka. The events are generated before the clock starts.
+ *
+ * <p>With {@code MODE} {@code sink} each thread writes the same rows through an
+ * {@link HBaseRowSink} of its own instead, as a stream thread does (rows checked, then written,
+ * flushed at the end): rowflow's sink alone, without Kafka, against the raw client.
  * <pre>
- * java -cp ... dev.rowflow.demo.RawWriter CONFIG EVENTS START_MS THREADS TABLE_PREFIX
+ * java -cp ... dev.rowflow.demo.RawWriter CONFIG EVENTS START_MS THREADS TABLE_PREFIX [mutator|sink]
  * </pre>
  * prints {@code RESULT rows=... seconds=... cpuSeconds=... allocatedBytes=... peakRssMb=...}: CPU,
  * allocation and time of the writing alone.
@@ -40,14 +47,19 @@ final class RawWriter {
         int events = Integer.parseInt(args[1]);
         long start = Long.parseLong(args[2]);
         int threads = Integer.parseInt(args[3]);
+        String mode = args.length > 5 ? args[5] : "mutator";
         LogEventRows rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
         List<LogEvent> generated = ExternalBench.events(events, start);
         try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
             Map<TableRole, TableDefinition> tables = ClientBaselines.tablesLike(config, rows, args[4], generated, connection);
             Map<TableRole, BufferedMutator> mutators = new HashMap<>();
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
-                mutators.put(table.getKey(), connection.getBufferedMutator(table.getValue().name()));
+                if (mode.equals("mutator")) {
+                    mutators.put(table.getKey(), connection.getBufferedMutator(table.getValue().name()));
+                }
             }
+            System.out.println("STARTED");
+            System.out.flush();
             double cpu0 = cpuSeconds();
             long allocated0 = allocatedBytes();
             long t0 = System.nanoTime();
@@ -57,15 +69,32 @@ final class RawWriter {
                 int slice = t;
                 Thread worker = new Thread(() -> {
                     try {
-                        for (int i = slice; i < generated.size(); i += threads) {
-                            for (Row row : rows.rowsOf(generated.get(i))) {
-                                Put put = new Put(row.key(), row.timestamp());
-                                for (Cell cell : row.cells()) {
-                                    put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
+                        if (mode.equals("mutator")) {
+                            for (int i = slice; i < generated.size(); i += threads) {
+                                for (Row row : rows.rowsOf(generated.get(i))) {
+                                    Put put = new Put(row.key(), row.timestamp());
+                                    for (Cell cell : row.cells()) {
+                                        put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
+                                    }
+                                    mutators.get(row.table()).mutate(put);
+                                    written[slice]++;
                                 }
-                                mutators.get(row.table()).mutate(put);
-                                written[slice]++;
                             }
+                            return;
+                        }
+                        // As a stream thread: a sink of its own, rows checked then written, one flush at the end.
+                        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(
+                                config.getLong(RowflowConfig.WRITE_BUFFER_BYTES_CONFIG),
+                                config.getLong(RowflowConfig.PERIODIC_FLUSH_MS_CONFIG)), SinkMetrics.none(tables))) {
+                            for (int i = slice; i < generated.size(); i += threads) {
+                                List<Row> made = rows.rowsOf(generated.get(i));
+                                made.forEach(sink::check);
+                                for (Row row : made) {
+                                    sink.write(row);
+                                    written[slice]++;
+                                }
+                            }
+                            sink.flush();
                         }
                     } catch (java.io.IOException e) {
                         throw new java.io.UncheckedIOException(e);

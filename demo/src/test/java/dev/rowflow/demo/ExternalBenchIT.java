@@ -30,8 +30,8 @@ class ExternalBenchIT {
     void shouldMeasureEachWriterInItsOwnJvmOnTheSameRows() throws Exception {
         JsonNode result = bench("--external", "--events", Integer.toString(EVENTS), "--rounds", "1", "--format", "json",
                 "--jfr", "--json");
-        assertThat(names(result.get("medians"))).containsExactly("raw", "rowflow-avro", "rowflow-json");
-        assertThat(result.get("runs")).hasSize(3);
+        assertThat(names(result.get("medians"))).containsExactly("raw", "sink", "rowflow-avro", "rowflow-json");
+        assertThat(result.get("runs")).hasSize(4);
         for (JsonNode run : result.get("runs")) {
             String writer = run.get("writer").asText();
             assertThat(run.get("rows").asLong()).as(writer).isEqualTo(2L * EVENTS);
@@ -40,11 +40,13 @@ class ExternalBenchIT {
             assertThat(run.get("cpuMicrosPerRow").asDouble()).as(writer).isPositive();
             assertThat(run.get("peakRssMb").asLong()).as(writer).isPositive();
             assertThat(run.get("allocatedBytesPerRow").asLong()).as(writer).isPositive();
+            // The region server worked for every writer's rows while it ran.
+            assertThat(run.get("hbaseMicrosPerRow").asDouble()).as(writer).isPositive();
             // Durable (committed) no sooner than readable.
             assertThat(run.get("durableSeconds").asDouble()).as(writer)
                     .isGreaterThanOrEqualTo(run.get("seconds").asDouble() - 0.1);
         }
-        assertThat(names(result.get("ratios"))).containsExactly("rowflow-avro", "rowflow-json");
+        assertThat(names(result.get("ratios"))).containsExactly("sink", "rowflow-avro", "rowflow-json");
         for (JsonNode ratios : result.get("ratios")) {
             assertThat(ratios.get("rows").asDouble()).isPositive();
             assertThat(ratios.get("cpu").asDouble()).isPositive();
