@@ -1,6 +1,8 @@
 package dev.rowflow.embedded.load;
 
 import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.mapping.EventMapping;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -10,7 +12,9 @@ import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +45,7 @@ public final class ShopHistory {
     }
 
     private static final RowKeyLayout ORDER_KEY = RowKeyLayout.parse("customer_id:long, id:long", null);
+    private static final RowKeyLayout STATUS_KEY = RowKeyLayout.parse("status:text, id:long", null);
     private static final RowKeyLayout CUSTOMER_KEY = RowKeyLayout.parse("id:long", null);
 
     private final List<Event> events = new ArrayList<>();
@@ -166,31 +171,86 @@ public final class ShopHistory {
     }
 
     /**
-     * How many rows of {@link #mapping}'s tables are not as the database has them: missing,
-     * extra, or with another status, total, customer name (present or absent) or name of a
-     * customer; index rows counted against the orders. 0 when the tables hold the database.
+     * How many rows of {@link #mapping}'s tables are not as the database has them: see
+     * {@link #differenceList}. 0 when the tables hold the database.
      */
     public long differences(Connection connection, String name) throws IOException {
-        Map<ByteBuffer, Result> orderRows = TableRows.scan(connection, name + "_orders");
-        long differences = Math.abs(orderRows.size() - orders.size());
+        return differenceList(connection, name).size();
+    }
+
+    /**
+     * The rows of {@link #mapping}'s tables that are not as the database has them, one line each
+     * saying what the database has and what the table holds: an order or customer missing, extra,
+     * or with another status, total, customer name (present or absent) or name; a status index row
+     * for an order without one, a second one for an order, or one for no order. Empty when the
+     * tables hold the database.
+     */
+    public List<String> differenceList(Connection connection, String name) throws IOException {
+        List<String> differences = new ArrayList<>();
+        Map<ByteBuffer, Result> orderRows = new HashMap<>(TableRows.scan(connection, name + "_orders"));
+        Map<ByteBuffer, Long> orderIds = new HashMap<>();
         for (Map.Entry<Long, Order> entry : orders.entrySet()) {
             Order order = entry.getValue();
-            Result row = orderRows.get(ByteBuffer.wrap(ORDER_KEY.encode(order.customer(), entry.getKey())));
+            ByteBuffer key = ByteBuffer.wrap(ORDER_KEY.encode(order.customer(), entry.getKey()));
+            orderIds.put(key, entry.getKey());
+            Result row = orderRows.remove(key);
             String[] customer = customers.get(order.customer());
-            if (row == null || !order.status().equals(cell(row, "s")) || !cents(order.cents()).equals(cell(row, "t"))
+            String expected = "status=" + order.status() + " total=" + cents(order.cents()) + " customer.name="
+                    + (customer == null ? null : customer[0]);
+            if (row == null) {
+                differences.add("order " + entry.getKey() + " of customer " + order.customer() + " missing: "
+                        + expected);
+            } else if (!order.status().equals(cell(row, "s")) || !cents(order.cents()).equals(cell(row, "t"))
                     || !Objects.equals(customer == null ? null : customer[0], cell(row, "cn"))) {
-                differences++;
+                differences.add("order " + entry.getKey() + " of customer " + order.customer() + ": " + expected
+                        + ", stored " + describe(row));
             }
         }
-        Map<ByteBuffer, Result> customerRows = TableRows.scan(connection, name + "_customers");
-        differences += Math.abs(customerRows.size() - customers.size());
+        orderRows.values().forEach(row -> differences.add("order row not in the database: " + describe(row)));
+        Map<ByteBuffer, Result> customerRows = new HashMap<>(TableRows.scan(connection, name + "_customers"));
         for (Map.Entry<Long, String[]> entry : customers.entrySet()) {
-            Result row = customerRows.get(ByteBuffer.wrap(CUSTOMER_KEY.encode(entry.getKey())));
-            if (row == null || !entry.getValue()[0].equals(cell(row, "n"))) {
-                differences++;
+            Result row = customerRows.remove(ByteBuffer.wrap(CUSTOMER_KEY.encode(entry.getKey())));
+            if (row == null) {
+                differences.add("customer " + entry.getKey() + " missing: name=" + entry.getValue()[0]);
+            } else if (!entry.getValue()[0].equals(cell(row, "n"))) {
+                differences.add("customer " + entry.getKey() + ": name=" + entry.getValue()[0] + ", stored "
+                        + describe(row));
             }
         }
-        return differences + Math.abs(TableRows.count(connection, name + "_orders_status") - orders.size());
+        customerRows.values().forEach(row -> differences.add("customer row not in the database: " + describe(row)));
+        Map<ByteBuffer, Integer> indexRowsPerOrder = new HashMap<>();
+        for (Result row : TableRows.scan(connection, name + "_orders_status").values()) {
+            byte[] dataKey = row.getValue(EventMapping.INDEX_FAMILY, EventMapping.DATA_ROW_KEY);
+            ByteBuffer order = dataKey == null ? null : ByteBuffer.wrap(dataKey);
+            if (order == null || !orderIds.containsKey(order)) {
+                differences.add("status index row for no order: " + describe(row));
+            } else if (indexRowsPerOrder.merge(order, 1, Integer::sum) > 1) {
+                differences.add("another status index row of order " + orderIds.get(order) + ": " + describe(row));
+            } else {
+                long id = orderIds.get(order);
+                String status = orders.get(id).status();
+                if (!Arrays.equals(row.getRow(), STATUS_KEY.encode(status, id))) {
+                    differences.add("status index row of order " + id + " not of its status " + status + ": "
+                            + describe(row));
+                }
+            }
+        }
+        orderIds.forEach((key, id) -> {
+            if (!indexRowsPerOrder.containsKey(key)) {
+                differences.add("order " + id + " has no status index row: status=" + orders.get(id).status());
+            }
+        });
+        return differences;
+    }
+
+    /** A stored row as key and cells, for a difference's line. */
+    private static String describe(Result row) {
+        StringBuilder s = new StringBuilder(Bytes.toStringBinary(row.getRow())).append(" {");
+        for (org.apache.hadoop.hbase.Cell cell : row.rawCells()) {
+            s.append(' ').append(Bytes.toString(CellUtil.cloneQualifier(cell))).append('=')
+                    .append(Bytes.toStringBinary(CellUtil.cloneValue(cell))).append('@').append(cell.getTimestamp());
+        }
+        return s.append(" }").toString();
     }
 
     private static String cell(Result row, String qualifier) {
