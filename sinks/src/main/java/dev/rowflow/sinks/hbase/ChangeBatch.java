@@ -43,6 +43,9 @@ import java.util.function.Function;
  *       newer cell would hide it. A row the source gave was not read, so the timestamps of its
  *       cells are unknown: its cells are deleted at {@link #EVERY_EARLIER_WRITE}, and its index
  *       rows but those the new image rewrites (their one cell holds the same data key);</li>
+ *   <li>if a row to be deleted may have been written since the last flush (a given prior's row,
+ *       which step 1 did not flush), the sink flushes first: a Delete masks only what is written
+ *       before it;</li>
  *   <li>the index deletes of the batch are sent, then its data deletes -- synchronously, outside
  *       the mutators' batches, so a later Put of the row never shares a sequence id with them --
  *       and only then the new images are given to the mutators (data row first).</li>
@@ -166,6 +169,13 @@ final class ChangeBatch {
                     deletesOf(table.getKey(), key, indexDeletes, dataDeletes);
                 }
             }
+            if (mayBePending(sink, indexDeletes) || mayBePending(sink, dataDeletes)) {
+                // A Delete masks only the cells written before it: a Put of one of its rows still
+                // on its way (a given prior was not read, so nothing flushed it) must land first.
+                sink.flush();
+                indexDeletes.keySet().forEach(table -> sink.writer(table).trackPendingKeys());
+                dataDeletes.keySet().forEach(table -> sink.writer(table).trackPendingKeys());
+            }
             for (Map.Entry<TableRole, List<Delete>> deletes : indexDeletes.entrySet()) {
                 sink.writer(deletes.getKey()).deleteNow(deletes.getValue());
             }
@@ -187,6 +197,19 @@ final class ChangeBatch {
         } finally {
             changes.clear();
         }
+    }
+
+    /** Whether a row that one of {@code deletes} deletes may have been written since the last flush. */
+    private static boolean mayBePending(Sink sink, Map<TableRole, List<Delete>> deletes) {
+        for (Map.Entry<TableRole, List<Delete>> table : deletes.entrySet()) {
+            TableWriter writer = sink.writer(table.getKey());
+            for (Delete delete : table.getValue()) {
+                if (writer.mayBePending(delete.getRow())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Tells each delete of the key whether a row was there: stored, or the image of the change before it. */
