@@ -302,9 +302,13 @@ names mirror InputConfig#definition (`rowflow config` lists them).
 {{- with $in.avroSchemas }}
 {{- $_ = set $k "avro.schemas" (join "," .) }}
 {{- end }}
-{{- if eq (default "json" $in.format) "avro-registry" }}
-{{- $r := required (printf "%s.registry is required with format avro-registry: at least its urls" $at) $in.registry }}
-{{- $_ = set $k "registry.url" (join "," (required (printf "%s.registry.urls is required with format avro-registry" $at) $r.urls)) }}
+{{- $format := default "json" $in.format }}
+{{- if has $format (list "avro-registry" "protobuf-registry" "json-schema-registry") }}
+{{- $r := required (printf "%s.registry is required with format %s: at least its urls" $at $format) $in.registry }}
+{{- $_ = set $k "registry.url" (join "," (required (printf "%s.registry.urls is required with format %s" $at $format) $r.urls)) }}
+{{- if and (ne $format "avro-registry") (or $r.readerSubject $r.readerSchema) }}
+{{- fail (printf "%s.registry: readerSubject and readerSchema are for format avro-registry; %s reads each record with its own schema" $at $format) }}
+{{- end }}
 {{- if and $r.readerSubject $r.readerSchema }}
 {{- fail (printf "%s.registry: give readerSubject or readerSchema, not both" $at) }}
 {{- end }}
@@ -327,7 +331,7 @@ names mirror InputConfig#definition (`rowflow config` lists them).
 {{- $_ = set $k "registry.ssl.truststore.location" (printf "%s/%s/%s" (include "rowflow.registryTlsDir" $) $in.name (required (printf "%s.registry.truststore.key is required" $at) .key)) }}
 {{- end }}
 {{- else if $in.registry }}
-{{- fail (printf "%s.registry is only read with format avro-registry" $at) }}
+{{- fail (printf "%s.registry is only read with formats avro-registry, protobuf-registry and json-schema-registry" $at) }}
 {{- end }}
 {{- $_ = set $k "time" $in.time.path }}
 {{- range $field, $key := dict "format" "time.format" "zone" "time.zone" "missing" "time.missing" }}

@@ -75,7 +75,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "avro", paramLabel = "FORMAT",
             split = ",", description = "avro: (b) reads the events as single-object Avro; json: also (b') the same "
                     + "events as JSON, avro-registry: also (b'') in the Schema Registry wire format (a registry is "
-                    + "started), debezium: also (b''') as Debezium change events (creates, before.image=full: "
+                    + "started), protobuf-registry: the same as Protobuf, debezium: also (b''') as Debezium change events (creates, before.image=full: "
                     + "nothing read), debezium-partial: the same with before.image=partial (each batch of "
                     + "changes reads its rows), debezium-join: the same joined by hostname with a table of hosts "
                     + "(each change through the join), each through a declared input that makes the same rows, in the "

@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
         description = {"Start an embedded Kafka broker (KRaft) and HBase mini cluster, generate log events, run the "
                 + "pipeline until every event is in HBase and print a summary read back from the tables. "
                 + "--format json ingests Filebeat-shaped JSON through a declared input instead, --format avro-registry "
-                + "registry-encoded Avro, --format debezium a database's change events (customers and orders, joined).",
+                + "registry-encoded Avro, --format protobuf-registry registry-encoded Protobuf, --format debezium a database's change events (customers and orders, joined).",
                 "Without --events it keeps generating until Ctrl-C and serves /metrics."})
 final class DemoCommand implements Callable<Integer> {
     private static final String APPLICATION_ID = "rowflow-demo";
@@ -106,6 +106,7 @@ final class DemoCommand implements Callable<Integer> {
             description = "avro: rowflow's own log events and customers/orders (Avro); json: Filebeat-shaped ECS JSON "
                     + "through a declared input whose mapping the demo prints; avro-registry: Avro of two schema "
                     + "versions in the Schema Registry wire format, with a registry (Apicurio) started by the demo; "
+                    + "protobuf-registry: the same as Protobuf, written as Confluent's serializer writes it; "
                     + "debezium: a shop database's change history (customers and orders, --events changes, 10,000 "
                     + "without), orders joined with their customers, every row compared with the database "
                     + "(default: ${DEFAULT-VALUE}).")
@@ -133,9 +134,9 @@ final class DemoCommand implements Callable<Integer> {
                 sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.set(true));
             }
         }
-        if (!List.of("avro", "json", "avro-registry", "debezium").contains(format)) {
+        if (!List.of("avro", "json", "avro-registry", "protobuf-registry", "debezium").contains(format)) {
             throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not one of avro, json, "
-                    + "avro-registry, debezium");
+                    + "avro-registry, protobuf-registry, debezium");
         }
         Store target;
         try {
@@ -170,10 +171,10 @@ final class DemoCommand implements Callable<Integer> {
                 CdcDemo.print(summary, json, out);
                 return summary.differences() == 0 ? 0 : 1;
             }
-            if (format.equals("avro-registry")) {
+            if (format.endsWith("-registry")) {
                 err.println("rowflow demo: starting a Schema Registry (Apicurio Registry) ...");
                 err.flush();
-                try (RegistryDemo registry = RegistryDemo.start()) {
+                try (RegistryDemo registry = RegistryDemo.start(format.equals("protobuf-registry"))) {
                     InputDemo.print(InputDemo.run(registry, stack, store, metrics, events, hosts, rate, partitions,
                             stop, err), json, out);
                 }

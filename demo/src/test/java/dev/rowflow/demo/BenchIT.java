@@ -32,7 +32,7 @@ class BenchIT {
         cli.setErr(new PrintWriter(err, true));
 
         int exitCode = cli.execute("bench", "--events", "20000", "--naive-rows", "1000", "--queries", "20",
-                "--format", "avro,json,avro-registry", "--json");
+                "--format", "avro,json,avro-registry,protobuf-registry", "--json");
 
         assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
         List<String> lines = out.toString().lines().toList();
@@ -45,10 +45,11 @@ class BenchIT {
         assertThat(result.get("naiveRows").asInt()).isEqualTo(1_000);
         assertThat(result.get("raw").get("cpuMicrosPerRow").asDouble()).isPositive();
         assertThat(result.get("rowflow").get("machineBusy").asDouble()).isBetween(0.0, 1.0);
-        // The same events as JSON (b') and in the registry wire format (b''), each beside single-object Avro.
+        // The same events as JSON (b') and in the registry wire format (b''), Avro and Protobuf, each beside
+        // single-object Avro.
         assertThat(result.get("formats").properties()).extracting(java.util.Map.Entry::getKey)
-                .containsExactly("json", "avro-registry");
-        for (String format : List.of("json", "avro-registry")) {
+                .containsExactly("json", "avro-registry", "protobuf-registry");
+        for (String format : List.of("json", "avro-registry", "protobuf-registry")) {
             assertThat(result.get("formats").get(format).get("rowsPerSecond").asDouble()).as(format).isPositive();
             assertThat(result.get("formats").get(format).get("cpuMicrosPerRow").asDouble()).as(format).isPositive();
             assertThat(result.get("formatToAvro").get(format).asDouble()).as(format).isPositive();
@@ -77,7 +78,7 @@ class BenchIT {
         assertThat(memory.get("peakRssMb").asLong()).isPositive();
         assertThat(memory.get("jvmOptions").toString()).contains("-XX:MaxRAMPercentage=50");
         // The pipeline's memory on the same events in the other formats, for the ratio to single-object Avro's.
-        for (String format : List.of("json", "avro-registry")) {
+        for (String format : List.of("json", "avro-registry", "protobuf-registry")) {
             JsonNode formatMemory = result.get("formatMemory").get(format);
             assertThat(formatMemory.get("events").asLong()).as(format).isEqualTo(20_000);
             assertThat(formatMemory.get("peakRssMb").asLong()).as(format).isPositive();

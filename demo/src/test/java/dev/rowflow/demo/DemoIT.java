@@ -165,6 +165,37 @@ class DemoIT {
     }
 
     @Test
+    void shouldIngestRegistryProtobufOfTwoSchemaVersionsWithTheRegistryItStarts() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Rowflow.commandLine(new DemoCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exitCode = cli.execute("demo", "--format", "protobuf-registry", "--events", "6000", "--json");
+
+        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertThat(summary.get("events").asLong()).isEqualTo(6_000);
+        assertThat(summary.get("dataRows").asLong()).isEqualTo(6_000);
+        assertThat(summary.get("indexRows").asLong()).isEqualTo(6_000);
+        assertThat(summary.get("deadLetters").asLong()).isZero();
+        assertThat(summary.get("summaryCount").asLong()).isEqualTo(6_000);
+        assertThat(summary.get("mapping").get("input.web.format").asText()).isEqualTo("protobuf-registry");
+        assertThat(err.toString()).containsPattern("Protobuf web requests .*schema ids \\d+ and \\d+ of "
+                + RegistryDemo.SUBJECT);
+        // Each record is read with its own version: version 1 records have no region (Protobuf has no defaults).
+        for (JsonNode row : summary.get("sample")) {
+            assertThat(row.get("q").asText()).matches("[0-9a-f-]{36}");
+            assertThat(row.get("s").asText()).isIn("200", "503");
+            if (row.has("r")) {
+                assertThat(row.get("r").asText()).isIn("us-east-1", "ap-south-1");
+            }
+        }
+    }
+
+    @Test
     void shouldWriteEveryEventToTheBigtableEmulatorWithStoreBigtable() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(dev.rowflow.embedded.EmbeddedBigtable.findEmulator().isPresent(),
                 dev.rowflow.embedded.EmbeddedBigtable.HOW_TO_GET_IT);

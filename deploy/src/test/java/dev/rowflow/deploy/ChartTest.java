@@ -543,6 +543,39 @@ class ChartTest {
         assertThatThrownBy(() -> Chart.template(write(dir, "bad-url", input.replace("NAME", "payments")
                 .replace("REGISTRY", "registry: {urls: [\"registry:8081\"]}")), Map.of()))
                 .hasMessageContaining("urls");
+        String protobuf = input.replace("NAME", "payments").replace("avro-registry", "protobuf-registry");
+        assertThatThrownBy(() -> Chart.template(write(dir, "proto-no-registry", protobuf.replace("REGISTRY", "")),
+                Map.of())).hasMessageContaining("registry");
+        assertThatThrownBy(() -> Chart.template(write(dir, "proto-reader", protobuf.replace("REGISTRY",
+                "registry: {urls: [http://r:8081], readerSubject: s}")), Map.of()))
+                .hasMessageContaining("readerSubject and readerSchema are for format avro-registry; protobuf-registry");
+        assertThatThrownBy(() -> Chart.template(write(dir, "json-no-registry", input.replace("NAME", "payments")
+                .replace("avro-registry", "json-schema-registry").replace("REGISTRY", "")), Map.of()))
+                .hasMessageContaining("registry");
+    }
+
+    @Test
+    void shouldRenderAProtobufRegistryInputThatRowflowAccepts(@TempDir Path dir) throws Exception {
+        Properties properties = properties(render(write(dir, "protobuf", """
+                config:
+                  pipelines: []
+                  inputs:
+                    - name: orders
+                      topic: orders
+                      format: protobuf-registry
+                      registry: {urls: [http://registry:8080/apis/ccompat/v7], cacheIds: 200}
+                      time: {path: placed_at, format: iso8601}
+                      key: "id:text"
+                """), Map.of()));
+
+        assertThat(properties.getProperty("input.orders.format")).isEqualTo("protobuf-registry");
+        assertThat(properties.getProperty("input.orders.registry.url")).isEqualTo("http://registry:8080/apis/ccompat/v7");
+        assertThat(properties.getProperty("input.orders.registry.cache.ids")).isEqualTo("200");
+        Map<String, String> config = new HashMap<>();
+        properties.stringPropertyNames().forEach(k -> config.put(k, properties.getProperty(k)));
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(config), null)) {
+            assertThat(plan.declaredInput("orders").orElseThrow().format().name()).isEqualTo("protobuf-registry");
+        }
     }
 
     @Test

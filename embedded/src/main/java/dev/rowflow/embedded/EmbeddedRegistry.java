@@ -173,8 +173,25 @@ public final class EmbeddedRegistry implements AutoCloseable {
      * them) and returns the id the registry gave it: use it, never assume one.
      */
     public int register(String subject, Schema schema) {
+        return register(subject, "AVRO", schema.toString(), java.util.List.of());
+    }
+
+    /**
+     * Registers a schema of any type ({@code AVRO}, {@code PROTOBUF}, {@code JSON}) under
+     * {@code subject}, with its references (each a {@code name}, {@code subject} and
+     * {@code version}), through the Confluent-compatible API; returns the id it was given.
+     */
+    public int register(String subject, String type, String schema, java.util.List<java.util.Map<String, Object>> references) {
         try {
-            String body = JSON.writeValueAsString(java.util.Map.of("schema", schema.toString()));
+            java.util.Map<String, Object> request = new java.util.LinkedHashMap<>();
+            request.put("schema", schema);
+            if (!type.equals("AVRO")) {
+                request.put("schemaType", type);
+            }
+            if (!references.isEmpty()) {
+                request.put("references", references);
+            }
+            String body = JSON.writeValueAsString(request);
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url() + "/subjects/"
                                     + URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions"))
                             .header("Content-Type", CONTENT_TYPE)

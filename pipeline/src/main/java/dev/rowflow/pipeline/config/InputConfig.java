@@ -3,6 +3,8 @@ package dev.rowflow.pipeline.config;
 import java.net.URISyntaxException;
 import java.net.URI;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
+import dev.rowflow.pipeline.registry.RegistryJsonSchemaFormat;
+import dev.rowflow.pipeline.registry.RegistryProtobufFormat;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.AvroFormat;
 import dev.rowflow.keying.format.DebeziumEnvelope;
@@ -187,22 +189,25 @@ public final class InputConfig extends AbstractConfig {
                 .define(TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
                         "Kafka topic of the input; it must exist.")
                 .define(FORMAT, Type.STRING, JsonFormat.NAME, ConfigDef.ValidString.in(JsonFormat.NAME, AvroFormat.NAME,
-                                RegistryAvroFormat.NAME),
+                                RegistryAvroFormat.NAME, RegistryProtobufFormat.NAME, RegistryJsonSchemaFormat.NAME),
                         Importance.HIGH, "json: one UTF-8 JSON object per record value (schemaless); avro: Avro "
                                 + "single-object encoding with the schemas of avro.schemas; avro-registry: Avro in the "
-                                + "Schema Registry wire format (magic byte 0, 4-byte schema id), schemas from registry.url.")
+                                + "Schema Registry wire format (magic byte 0, 4-byte schema id), schemas from registry.url; "
+                                + "protobuf-registry: Protobuf in that wire format (then the message indexes), .proto "
+                                + "schemas and their imports from registry.url; json-schema-registry: JSON in that wire "
+                                + "format, each record validated against its JSON Schema from registry.url.")
                 .define(DEAD_LETTER_TOPIC, Type.STRING, "", Importance.MEDIUM, "Where records that cannot become rows "
                         + "go, unchanged, with headers saying why; empty: <topic>.dead-letter. Created at start-up.")
                 .define(AVRO_SCHEMAS, Type.LIST, "", Importance.HIGH, "format=avro: .avsc files, the reader schema "
                         + "first, then earlier versions records may have been written with (found by fingerprint).")
-                .define(REGISTRY_URL, Type.LIST, "", Importance.HIGH, "format=avro-registry: base URLs of the "
+                .define(REGISTRY_URL, Type.LIST, "", Importance.HIGH, "registry formats (avro-, protobuf-, json-schema-registry): base URLs of the "
                         + "registry's Confluent-compatible API (Confluent, Karapace, Redpanda: http://host:8081; Apicurio: "
                         + "http://host:8080/apis/ccompat/v7), several for failover, tried in order.")
-                .define(REGISTRY_BASIC_AUTH_USER_INFO, Type.PASSWORD, "", Importance.MEDIUM, "format=avro-registry: "
+                .define(REGISTRY_BASIC_AUTH_USER_INFO, Type.PASSWORD, "", Importance.MEDIUM, "registry formats (avro-, protobuf-, json-schema-registry): "
                         + "user:password for HTTP basic authentication; empty: none. Never printed.")
-                .define(REGISTRY_TRUSTSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, "format=avro-registry: "
+                .define(REGISTRY_TRUSTSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, "registry formats (avro-, protobuf-, json-schema-registry): "
                         + "trust store (PKCS12 or JKS) for https URLs; empty: the JVM's trusted certificates.")
-                .define(REGISTRY_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, "format=avro-registry: "
+                .define(REGISTRY_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, "registry formats (avro-, protobuf-, json-schema-registry): "
                         + "password of the trust store. Never printed.")
                 .define(REGISTRY_READER_SCHEMA, Type.STRING, "", Importance.MEDIUM, "format=avro-registry: an .avsc file "
                         + "every record is resolved to (projection, defaults for added fields, aliases for renamed "
@@ -211,12 +216,12 @@ public final class InputConfig extends AbstractConfig {
                 .define(REGISTRY_READER_SUBJECT, Type.STRING, "", Importance.MEDIUM, "format=avro-registry: the "
                         + "reader schema is the latest of this subject, fetched at start-up; empty with "
                         + REGISTRY_READER_SCHEMA + " empty too: each record is read as written, paths unchecked.")
-                .define(REGISTRY_CACHE_IDS, Type.INT, 1000, Range.atLeast(1), Importance.LOW, "format=avro-registry: "
+                .define(REGISTRY_CACHE_IDS, Type.INT, 1000, Range.atLeast(1), Importance.LOW, "registry formats (avro-, protobuf-, json-schema-registry): "
                         + "writer schemas kept, by id, each fetched once; past this many the first fetched is dropped.")
                 .define(REGISTRY_REQUEST_TIMEOUT_MS, Type.INT, 10_000, Range.atLeast(1), Importance.LOW,
-                        "format=avro-registry: how long one request to one registry URL may take.")
+                        "registry formats (avro-, protobuf-, json-schema-registry): how long one request to one registry URL may take.")
                 .define(REGISTRY_RETRY_BACKOFF_MAX_MS, Type.INT, 5_000, Range.atLeast(1), Importance.LOW,
-                        "format=avro-registry: longest pause between asking an unavailable registry again (starting "
+                        "registry formats (avro-, protobuf-, json-schema-registry): longest pause between asking an unavailable registry again (starting "
                                 + "at 100 ms, doubling). Records wait, they are not set aside.")
                 .define(TIME, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
                         "Field path of the event time (e.g. @timestamp, with fallbacks @timestamp | time), or an "
@@ -565,11 +570,20 @@ public final class InputConfig extends AbstractConfig {
         if (format.equals(AvroFormat.NAME) && getList(AVRO_SCHEMAS).isEmpty()) {
             throw new ConfigException(key(AVRO_SCHEMAS), "", "format=avro needs the .avsc files of its records");
         }
-        if (!format.equals(RegistryAvroFormat.NAME)) {
+        if (!format.equals(RegistryAvroFormat.NAME) && !format.equals(RegistryProtobufFormat.NAME)
+                && !format.equals(RegistryJsonSchemaFormat.NAME)) {
             return;
         }
         if (registryUrls().isEmpty()) {
-            throw new ConfigException(key(REGISTRY_URL), "", "format=avro-registry needs the registry's URL");
+            throw new ConfigException(key(REGISTRY_URL), "", "format=" + format + " needs the registry's URL");
+        }
+        if (!format.equals(RegistryAvroFormat.NAME)) {
+            for (String avroOnly : List.of(REGISTRY_READER_SCHEMA, REGISTRY_READER_SUBJECT)) {
+                if (!getString(avroOnly).isEmpty()) {
+                    throw new ConfigException(key(avroOnly), getString(avroOnly), "a reader schema is for "
+                            + "format=avro-registry; format=" + format + " reads each record with its own schema");
+                }
+            }
         }
         String userInfo = getPassword(REGISTRY_BASIC_AUTH_USER_INFO).value();
         if (!userInfo.isEmpty() && userInfo.indexOf(':') < 0) {

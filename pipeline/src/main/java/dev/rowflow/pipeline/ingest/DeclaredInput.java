@@ -15,7 +15,7 @@ import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;
 import dev.rowflow.keying.mapping.TimestampPolicy;
 import dev.rowflow.pipeline.config.InputConfig;
-import dev.rowflow.pipeline.registry.RegistryAvroFormat;
+import dev.rowflow.pipeline.registry.RegistryFormat;
 import dev.rowflow.pipeline.topology.Deletes;
 import dev.rowflow.pipeline.topology.InputTopology;
 import dev.rowflow.pipeline.topology.JoinTopology;
@@ -494,7 +494,7 @@ public final class DeclaredInput implements Ingest {
     @Override
     public void bindTo(MeterRegistry meters) {
         RecordFormat read = format instanceof DebeziumEnvelope envelope ? envelope.inner() : format;
-        if (read instanceof RegistryAvroFormat registry) {
+        if (read instanceof RegistryFormat registry) {
             registry.bindTo(meters, name);
         }
         deletes.bindTo(meters, name);

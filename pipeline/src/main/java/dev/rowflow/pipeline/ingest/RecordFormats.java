@@ -6,6 +6,8 @@ import dev.rowflow.keying.format.JsonFormat;
 import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
+import dev.rowflow.pipeline.registry.RegistryJsonSchemaFormat;
+import dev.rowflow.pipeline.registry.RegistryProtobufFormat;
 import dev.rowflow.pipeline.registry.SchemaRegistryClient;
 import org.apache.avro.Schema;
 import org.apache.kafka.common.config.ConfigException;
@@ -53,6 +55,12 @@ final class RecordFormats {
         if (name.equals(RegistryAvroFormat.NAME)) {
             return registry(input);
         }
+        if (name.equals(RegistryProtobufFormat.NAME)) {
+            return new RegistryProtobufFormat(registryClient(input), input.getInt(InputConfig.REGISTRY_CACHE_IDS));
+        }
+        if (name.equals(RegistryJsonSchemaFormat.NAME)) {
+            return new RegistryJsonSchemaFormat(registryClient(input), input.getInt(InputConfig.REGISTRY_CACHE_IDS));
+        }
         List<String> files = input.getList(InputConfig.AVRO_SCHEMAS);
         List<Schema> schemas = new ArrayList<>();
         for (String file : files) {
@@ -66,19 +74,7 @@ final class RecordFormats {
     }
 
     private static RegistryAvroFormat registry(InputConfig input) {
-        List<URI> urls = input.registryUrls();
-        String userInfo = input.getPassword(InputConfig.REGISTRY_BASIC_AUTH_USER_INFO).value();
-        String trustStore = input.getString(InputConfig.REGISTRY_TRUSTSTORE_LOCATION);
-        SchemaRegistryClient client;
-        try {
-            client = new SchemaRegistryClient(urls, userInfo.isEmpty() ? Optional.empty() : Optional.of(userInfo),
-                    trustStore.isEmpty() ? null : java.nio.file.Path.of(trustStore),
-                    input.getPassword(InputConfig.REGISTRY_TRUSTSTORE_PASSWORD).value().toCharArray(),
-                    Duration.ofMillis(input.getInt(InputConfig.REGISTRY_REQUEST_TIMEOUT_MS)),
-                    Duration.ofMillis(input.getInt(InputConfig.REGISTRY_RETRY_BACKOFF_MAX_MS)));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(input.key(InputConfig.REGISTRY_TRUSTSTORE_LOCATION), trustStore, e.getMessage());
-        }
+        SchemaRegistryClient client = registryClient(input);
         String file = input.getString(InputConfig.REGISTRY_READER_SCHEMA);
         String subject = input.getString(InputConfig.REGISTRY_READER_SUBJECT);
         Schema reader = null;
@@ -96,6 +92,21 @@ final class RecordFormats {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(input.key(file.isEmpty() ? InputConfig.REGISTRY_READER_SUBJECT
                     : InputConfig.REGISTRY_READER_SCHEMA), file.isEmpty() ? subject : file, e.getMessage());
+        }
+    }
+
+    private static SchemaRegistryClient registryClient(InputConfig input) {
+        List<URI> urls = input.registryUrls();
+        String userInfo = input.getPassword(InputConfig.REGISTRY_BASIC_AUTH_USER_INFO).value();
+        String trustStore = input.getString(InputConfig.REGISTRY_TRUSTSTORE_LOCATION);
+        try {
+            return new SchemaRegistryClient(urls, userInfo.isEmpty() ? Optional.empty() : Optional.of(userInfo),
+                    trustStore.isEmpty() ? null : java.nio.file.Path.of(trustStore),
+                    input.getPassword(InputConfig.REGISTRY_TRUSTSTORE_PASSWORD).value().toCharArray(),
+                    Duration.ofMillis(input.getInt(InputConfig.REGISTRY_REQUEST_TIMEOUT_MS)),
+                    Duration.ofMillis(input.getInt(InputConfig.REGISTRY_RETRY_BACKOFF_MAX_MS)));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(input.key(InputConfig.REGISTRY_TRUSTSTORE_LOCATION), trustStore, e.getMessage());
         }
     }
 

@@ -3,7 +3,6 @@ package dev.rowflow.pipeline.registry;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.format.AvroFormat;
 import dev.rowflow.keying.format.ReadRecord;
-import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.RecordTree;
 import org.apache.avro.AvroRuntimeException;
@@ -14,9 +13,7 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code avro-registry}: Avro in the Schema Registry wire format, as Confluent's and Apicurio's
@@ -36,16 +33,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * schema that is not Avro. Not the record's fault: an unavailable registry, which
  * {@link SchemaRegistryClient} waits out. The record is kept, where kept, as its bytes.
  */
-public final class RegistryAvroFormat implements RecordFormat {
+public final class RegistryAvroFormat implements RegistryFormat {
     public static final String NAME = "avro-registry";
-    private static final byte MAGIC = 0;
-    private static final int HEADER = 5;
+    private static final int HEADER = RegistryWireFormat.HEADER;
 
     private final SchemaRegistryClient registry;
     private final Schema reader;
-    private final int cacheCapacity;
-    private final ConcurrentHashMap<Integer, Writer> writers = new ConcurrentHashMap<>();
-    private final ArrayDeque<Integer> fetchOrder = new ArrayDeque<>();
+    private final SchemaCache<Writer> writers;
     private final ThreadLocal<BinaryDecoder> decoders = new ThreadLocal<>();
 
     /**
@@ -56,12 +50,9 @@ public final class RegistryAvroFormat implements RecordFormat {
             throw new IllegalArgumentException("Avro schema " + reader.getFullName() + " is a " + reader.getType()
                     + ", a record schema is expected");
         }
-        if (cacheCapacity < 1) {
-            throw new IllegalArgumentException("cache capacity " + cacheCapacity + ": at least 1 schema id");
-        }
+        this.writers = new SchemaCache<>(cacheCapacity);
         this.registry = registry;
         this.reader = reader;
-        this.cacheCapacity = cacheCapacity;
     }
 
     @Override
@@ -71,12 +62,10 @@ public final class RegistryAvroFormat implements RecordFormat {
 
     @Override
     public ReadRecord read(byte[] bytes) {
-        if (bytes.length < HEADER || bytes[0] != MAGIC) {
-            throw new InvalidEventException("value", hex(bytes), "is not in the Schema Registry wire format: it "
-                    + (bytes.length < HEADER ? "has " + bytes.length + " bytes, fewer than the 5 of its header"
-                    : "starts with 0x" + String.format("%02X", bytes[0] & 0xFF) + " where the magic byte 0 is expected"));
+        if (!RegistryWireFormat.hasHeader(bytes)) {
+            throw RegistryWireFormat.notWireFormat(bytes);
         }
-        int id = id(bytes);
+        int id = RegistryWireFormat.id(bytes);
         Writer writer = writer(id);
         GenericRecord record;
         BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, HEADER, bytes.length - HEADER,
@@ -98,11 +87,7 @@ public final class RegistryAvroFormat implements RecordFormat {
 
     /** The schema a record this format has read was written with. */
     public Schema writerSchema(byte[] bytes) {
-        return writer(id(bytes)).schema;
-    }
-
-    private static int id(byte[] bytes) {
-        return ((bytes[1] & 0xFF) << 24) | ((bytes[2] & 0xFF) << 16) | ((bytes[3] & 0xFF) << 8) | (bytes[4] & 0xFF);
+        return writer(RegistryWireFormat.id(bytes)).schema;
     }
 
     private Writer writer(int id) {
@@ -122,16 +107,8 @@ public final class RegistryAvroFormat implements RecordFormat {
             throw new InvalidEventException("value", "schema id " + id, "is a " + schema.getType()
                     + " schema, a record schema is expected");
         }
-        writer = new Writer(schema, new GenericDatumReader<>(schema, reader == null ? schema : reader, AvroFormat.MODEL));
-        synchronized (fetchOrder) {
-            if (writers.putIfAbsent(id, writer) == null) {
-                fetchOrder.addLast(id);
-                while (fetchOrder.size() > cacheCapacity) {
-                    writers.remove(fetchOrder.removeFirst());
-                }
-            }
-        }
-        return writer;
+        return writers.keep(id, new Writer(schema, new GenericDatumReader<>(schema, reader == null ? schema : reader,
+                AvroFormat.MODEL)));
     }
 
     @Override
@@ -144,23 +121,9 @@ public final class RegistryAvroFormat implements RecordFormat {
         registry.close();
     }
 
-    /**
-     * Registers the meters of input {@code input}'s registry client and
-     * {@code rowflow_registry_cached_schemas{input}}, the writer schemas held now.
-     */
+    @Override
     public void bindTo(io.micrometer.core.instrument.MeterRegistry meters, String input) {
-        registry.bindTo(meters, input);
-        io.micrometer.core.instrument.Gauge.builder("rowflow.registry.cached.schemas", writers, java.util.Map::size)
-                .tag("input", input).description("Writer schemas held, by id (at most registry.cache.ids)")
-                .register(meters);
-    }
-
-    private static String hex(byte[] bytes) {
-        StringBuilder hex = new StringBuilder();
-        for (int i = 0; i < Math.min(bytes.length, 16); i++) {
-            hex.append(String.format("%02X", bytes[i] & 0xFF));
-        }
-        return hex + (bytes.length > 16 ? "... (" + bytes.length + " bytes)" : "");
+        writers.bindTo(meters, registry, input);
     }
 
     private record Writer(Schema schema, GenericDatumReader<GenericRecord> reader) {

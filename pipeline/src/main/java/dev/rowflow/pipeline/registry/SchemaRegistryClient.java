@@ -19,13 +19,17 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * Fetches Avro schemas from a Schema Registry through the Confluent-compatible REST API
- * ({@code GET /schemas/ids/{id}}, {@code GET /subjects/{subject}/versions/latest}), which
+ * Fetches schemas -- Avro, Protobuf, JSON Schema, and the schemas they refer to -- from a Schema
+ * Registry through the Confluent-compatible REST API ({@code GET /schemas/ids/{id}},
+ * {@code GET /subjects/{subject}/versions/{version|latest}}), which
  * Confluent Schema Registry, Apicurio Registry ({@code /apis/ccompat/v7}), Karapace and Redpanda
  * all serve. Over the JDK's HTTP client: no client library, no dependency.
  *
@@ -103,7 +107,54 @@ public final class SchemaRegistryClient implements AutoCloseable {
      * @throws IllegalArgumentException     if the id names a schema that is not Avro
      */
     public Optional<Schema> schemaById(int id) {
-        return request("/schemas/ids/" + id, "schema id " + id).map(body -> parse(body, "schema id " + id));
+        return registeredById(id).map(schema -> avro(schema, "schema id " + id));
+    }
+
+    /**
+     * The schema of {@code id} as the registry holds it, of any type, or empty if the registry does
+     * not know the id (404). Waits while the registry is unavailable.
+     *
+     * @throws RegistryUnavailableException only once {@link #close()} was called while waiting
+     */
+    public Optional<RegisteredSchema> registeredById(int id) {
+        return request("/schemas/ids/" + id, "schema id " + id).map(body -> registered(body, "schema id " + id));
+    }
+
+    /**
+     * Every schema {@code schema} refers to, directly or through another, by the name it is
+     * referred to by; a schema comes after those it refers to. Each is fetched by its subject and
+     * version, waiting while the registry is unavailable.
+     *
+     * @throws IllegalArgumentException     if a reference names a subject or version the registry
+     *                                      does not have, or the references go round
+     * @throws RegistryUnavailableException only once {@link #close()} was called while waiting
+     */
+    public Map<String, RegisteredSchema> referencesOf(RegisteredSchema schema) {
+        Map<String, RegisteredSchema> resolved = new LinkedHashMap<>();
+        addReferences(schema, resolved, new ArrayList<>());
+        return resolved;
+    }
+
+    private void addReferences(RegisteredSchema schema, Map<String, RegisteredSchema> resolved, List<String> path) {
+        for (Reference reference : schema.references()) {
+            if (resolved.containsKey(reference.name())) {
+                continue;
+            }
+            if (path.contains(reference.name())) {
+                throw new IllegalArgumentException("schema references go round: " + String.join(" -> ", path)
+                        + " -> " + reference.name());
+            }
+            String what = "reference '" + reference.name() + "' (subject " + reference.subject() + ", version "
+                    + reference.version() + ")";
+            RegisteredSchema referred = request("/subjects/" + URLEncoder.encode(reference.subject(),
+                    StandardCharsets.UTF_8) + "/versions/" + reference.version(), what)
+                    .map(body -> registered(body, what))
+                    .orElseThrow(() -> new IllegalArgumentException(what + ": the registry does not have it (404)"));
+            path.add(reference.name());
+            addReferences(referred, resolved, path);
+            path.remove(path.size() - 1);
+            resolved.put(reference.name(), referred);
+        }
     }
 
     /**
@@ -117,7 +168,7 @@ public final class SchemaRegistryClient implements AutoCloseable {
         String path = "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions/latest";
         Outcome outcome = once(path);
         if (outcome.status == 200) {
-            return parse(outcome.body, "subject " + subject);
+            return avro(registered(outcome.body, "subject " + subject), "subject " + subject);
         }
         if (outcome.status == 404) {
             throw new IllegalArgumentException("the registry has no subject '" + subject + "'");
@@ -232,22 +283,53 @@ public final class SchemaRegistryClient implements AutoCloseable {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
-    private static Schema parse(String body, String what) {
+    private static RegisteredSchema registered(String body, String what) {
         JsonNode node;
         try {
             node = JSON.readTree(body);
         } catch (IOException e) {
             throw new IllegalArgumentException(what + ": the registry's answer is not JSON: " + e.getMessage(), e);
         }
-        String type = node.path("schemaType").asText("AVRO");
-        if (!type.equals("AVRO")) {
-            throw new IllegalArgumentException(what + " is a " + type + " schema, not Avro");
-        }
         JsonNode schema = node.get("schema");
         if (schema == null || !schema.isTextual()) {
             throw new IllegalArgumentException(what + ": the registry's answer has no schema");
         }
-        return new Schema.Parser().parse(schema.asText());
+        List<Reference> references = new ArrayList<>();
+        for (JsonNode reference : node.path("references")) {
+            references.add(new Reference(reference.path("name").asText(), reference.path("subject").asText(),
+                    reference.path("version").asInt()));
+        }
+        return new RegisteredSchema(node.path("schemaType").asText("AVRO"), schema.asText(), List.copyOf(references));
+    }
+
+    /** An Avro schema with the named types of the schemas it refers to, which are parsed first. */
+    private Schema avro(RegisteredSchema schema, String what) {
+        if (!schema.type().equals("AVRO")) {
+            throw new IllegalArgumentException(what + " is a " + schema.type() + " schema, not Avro");
+        }
+        Schema.Parser parser = new Schema.Parser();
+        for (RegisteredSchema referred : referencesOf(schema).values()) {
+            parser.parse(referred.text());
+        }
+        return parser.parse(schema.text());
+    }
+
+    /**
+     * A schema as the registry holds it.
+     *
+     * @param type       {@code AVRO}, {@code PROTOBUF} or {@code JSON} (the registry leaves it out for Avro)
+     * @param text       the schema: Avro JSON, {@code .proto} text, a JSON Schema document
+     * @param references the schemas it refers to, each by the name it uses for it
+     */
+    public record RegisteredSchema(String type, String text, List<Reference> references) {
+    }
+
+    /**
+     * A schema reference: the name a schema refers to another by (an imported {@code .proto}
+     * file, an Avro type's full name, a JSON Schema {@code $ref}), and the subject and version
+     * it is registered under.
+     */
+    public record Reference(String name, String subject, int version) {
     }
 
     /** Ends any wait in {@link #schemaById}: it throws instead of asking again. */

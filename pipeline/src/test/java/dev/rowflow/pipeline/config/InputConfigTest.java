@@ -110,7 +110,7 @@ class InputConfigTest {
     void shouldStopStartUpNamingTheKeyOfEachMistake() {
         refused(app("input.app.key", null), "Missing required configuration \"input.app.key\" which has no default value.");
         refused(app("input.app.format", "xml"), "Invalid value xml for configuration input.app.format: String must be one "
-                + "of: json, avro, avro-registry");
+                + "of: json, avro, avro-registry, protobuf-registry, json-schema-registry");
         refused(app("input.app.colums", "message"), "input.app.colums: unknown key of input app (see `rowflow config`)");
         refused(app("input.other.topic", "t"), "input.other.topic: no input of that name is declared in inputs (app)");
         refused(app("input.app.key", "bucket(8) | @timestamp:ts, host..name:text"), "Invalid value bucket(8) | "
@@ -261,6 +261,25 @@ class InputConfigTest {
                 .hasMessageStartingWith("Invalid value /no/such.p12 for configuration input.app.registry.ssl.truststore."
                         + "location: trust store /no/such.p12 cannot be read")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("t0ps3cret"));
+    }
+
+    @Test
+    void shouldTakeTheProtobufAndJsonSchemaRegistryFormatsWithTheirOwnSchemasOnly() throws Exception {
+        for (String format : List.of("protobuf-registry", "json-schema-registry")) {
+            Map<String, String> props = app("input.app.format", format, "input.app.registry.url", "http://registry:8081",
+                    "input.app.time", "ts", "input.app.time.format", "epoch-ms", "input.app.key", "ts:ts, host:text",
+                    "input.app.columns", "host=h", "input.app.indexes", null, "input.app.index.host.key", null);
+            assertThat(plan(props).declaredInput("app").orElseThrow().format().name()).isEqualTo(format);
+
+            refused(with(props, "input.app.registry.url", null), "Invalid value  for configuration "
+                    + "input.app.registry.url: format=" + format + " needs the registry's URL");
+            refused(with(props, "input.app.registry.reader.subject", "app-value"), "Invalid value app-value for "
+                    + "configuration input.app.registry.reader.subject: a reader schema is for format=avro-registry; "
+                    + "format=" + format + " reads each record with its own schema");
+            refused(with(props, "input.app.registry.reader.schema", "/etc/app.avsc"), "Invalid value /etc/app.avsc for "
+                    + "configuration input.app.registry.reader.schema: a reader schema is for format=avro-registry; "
+                    + "format=" + format + " reads each record with its own schema");
+        }
     }
 
     private static Map<String, String> with(Map<String, String> props, String... overrides) {

@@ -195,6 +195,49 @@ class SchemaRegistryClientTest {
         }
     }
 
+    @Test
+    void shouldFetchReferencesOnceEachAfterThoseTheyReferToAndRefuseACircleOrAMissingOne() throws Exception {
+        // payment -> money -> currency, and payment -> currency directly too (fetched once).
+        String currency = "{\"type\":\"enum\",\"name\":\"Currency\",\"namespace\":\"shop\",\"symbols\":[\"EUR\",\"USD\"]}";
+        String money = "{\"type\":\"record\",\"name\":\"Money\",\"namespace\":\"shop\",\"fields\":["
+                + "{\"name\":\"units\",\"type\":\"long\"},{\"name\":\"currency\",\"type\":\"shop.Currency\"}]}";
+        String payment = "{\"type\":\"record\",\"name\":\"Payment\",\"namespace\":\"shop\",\"fields\":["
+                + "{\"name\":\"amount\",\"type\":\"shop.Money\"},{\"name\":\"fee\",\"type\":\"shop.Currency\"}]}";
+        String currencyRef = "{\"name\":\"shop.Currency\",\"subject\":\"currency\",\"version\":1}";
+        URI url = serve(exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            switch (path) {
+                case "/schemas/ids/1" -> answer(exchange, 200, "{\"schema\":" + quote(payment) + ",\"references\":["
+                        + "{\"name\":\"shop.Money\",\"subject\":\"money\",\"version\":2}," + currencyRef + "]}");
+                case "/subjects/money/versions/2" -> answer(exchange, 200, "{\"subject\":\"money\",\"version\":2,"
+                        + "\"schema\":" + quote(money) + ",\"references\":[" + currencyRef + "]}");
+                case "/subjects/currency/versions/1" -> answer(exchange, 200, "{\"schema\":" + quote(currency) + "}");
+                case "/schemas/ids/2" -> answer(exchange, 200, "{\"schema\":" + quote(payment) + ",\"references\":["
+                        + "{\"name\":\"shop.Money\",\"subject\":\"gone\",\"version\":1}]}");
+                case "/schemas/ids/3" -> answer(exchange, 200, "{\"schema\":" + quote(money) + ",\"references\":["
+                        + "{\"name\":\"shop.Currency\",\"subject\":\"loop\",\"version\":1}]}");
+                case "/subjects/loop/versions/1" -> answer(exchange, 200, "{\"schema\":" + quote(currency)
+                        + ",\"references\":[{\"name\":\"shop.Currency\",\"subject\":\"loop\",\"version\":1}]}");
+                default -> answer(exchange, 404, "{\"error_code\":40401}");
+            }
+        });
+        SchemaRegistryClient client = client(List.of(url), Optional.empty());
+
+        SchemaRegistryClient.RegisteredSchema registered = client.registeredById(1).orElseThrow();
+        assertThat(registered.type()).isEqualTo("AVRO");
+        assertThat(client.referencesOf(registered).keySet()).containsExactly("shop.Currency", "shop.Money");
+        Schema schema = client.schemaById(1).orElseThrow();
+        assertThat(schema.getField("amount").schema().getField("currency").schema().getEnumSymbols())
+                .containsExactly("EUR", "USD");
+        assertThat(requests.stream().filter(r -> r.endsWith("/subjects/currency/versions/1")).count())
+                .as("each reference fetched once per resolution").isEqualTo(2);
+        assertThatThrownBy(() -> client.schemaById(2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("reference 'shop.Money' (subject gone, version 1): the registry does not have it");
+        assertThatThrownBy(() -> client.referencesOf(client.registeredById(3).orElseThrow()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("schema references go round: shop.Currency -> shop.Currency");
+    }
+
     private static String quote(String json) {
         return "\"" + json.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }

@@ -163,6 +163,335 @@ class SchemaRegistryIT {
                 .contains("starts with 0xC3 where the magic byte 0 is expected");
     }
 
+    /**
+     * Avro whose schema names a type registered under another subject (a reference), in two
+     * versions, read through the latest version: the referenced schema is fetched with each.
+     */
+    @Test
+    void shouldReadAvroWhoseSchemaRefersToATypeOfAnotherSubject() throws Exception {
+        String money = "{\"type\":\"record\",\"name\":\"Money\",\"namespace\":\"shop\",\"fields\":["
+                + "{\"name\":\"units\",\"type\":\"long\"},{\"name\":\"currency\",\"type\":\"string\"}]}";
+        String v1Text = "{\"type\":\"record\",\"name\":\"Invoice\",\"namespace\":\"shop\",\"fields\":["
+                + "{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"issued\",\"type\":\"long\"},"
+                + "{\"name\":\"total\",\"type\":\"shop.Money\"}]}";
+        String v2Text = v1Text.replace("]}", ",{\"name\":\"note\",\"type\":\"string\",\"default\":\"none\"}]}");
+        registry.register("shop-money-avro", "AVRO", money, List.of());
+        List<Map<String, Object>> references = List.of(Map.of("name", "shop.Money", "subject", "shop-money-avro",
+                "version", 1));
+        int v1 = registry.register("invoices-value", "AVRO", v1Text, references);
+        int v2 = registry.register("invoices-value", "AVRO", v2Text, references);
+        assertThat(v2).isNotEqualTo(v1);
+        Map<String, String> props = base("registry-invoices", "invoices");
+        props.put("input.invoices.registry.reader.subject", "invoices-value");
+        props.put("input.invoices.time", "issued");
+        props.put("input.invoices.key", "id:text");
+        props.put("input.invoices.columns", "total.units=u, total.currency=c, note=n");
+        RowflowConfig config = new RowflowConfig(props);
+        createTopic(config, "invoices");
+
+        Schema[] versions = new Schema[2];
+        for (int v = 0; v < 2; v++) {
+            Schema.Parser parser = new Schema.Parser();
+            parser.parse(money);
+            versions[v] = parser.parse(v == 0 ? v1Text : v2Text);
+        }
+        int good = 100;
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "invoices")) {
+            for (int i = 0; i < good; i++) {
+                Schema schema = versions[i % 2];
+                GenericRecordBuilder invoice = new GenericRecordBuilder(schema).set("id", "inv-" + i).set("issued", T0 + i)
+                        .set("total", new GenericRecordBuilder(schema.getField("total").schema())
+                                .set("units", 100L + i).set("currency", "EUR").build());
+                if (i % 2 == 1) {
+                    invoice.set("note", "paid " + i);
+                }
+                producer.send("k", null, RegistryWire.encode(i % 2 == 0 ? v1 : v2, invoice.build()));
+            }
+            producer.flush();
+        }
+
+        PipelineRuns.runUntilCommitted(config, "invoices");
+
+        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "invoices");
+        assertThat(rows).hasSize(good);
+        RowKeyLayout key = RowKeyLayout.parse("id:text", null);
+        for (int i = 0; i < good; i++) {
+            Result row = rows.get(ByteBuffer.wrap(key.encode("inv-" + i)));
+            assertThat(row).as("row of invoice %d", i).isNotNull();
+            assertThat(cell(row, "u")).isEqualTo(Long.toString(100L + i));
+            assertThat(cell(row, "c")).isEqualTo("EUR");
+            assertThat(cell(row, "n")).as("version 1 records take version 2's default").isEqualTo(
+                    i % 2 == 0 ? "none" : "paid " + i);
+            assertThat(row.rawCells()[0].getTimestamp()).isEqualTo(T0 + i);
+        }
+    }
+
+    private static final String MONEY_PROTO = """
+            syntax = "proto3";
+            package shop.common;
+            message Money {
+              string currency = 1;
+              int64 units = 2;
+              int32 nanos = 3;
+            }
+            """;
+    private static final String ORDER_PROTO_V1 = """
+            syntax = "proto3";
+            package shop;
+            import "shop/common/money.proto";
+            import "google/protobuf/timestamp.proto";
+            message Order {
+              enum Status { NEW = 0; SHIPPED = 1; }
+              message Line { string sku = 1; uint32 quantity = 2; }
+              string id = 1;
+              shop.common.Money total = 2;
+              Status status = 3;
+              google.protobuf.Timestamp placed_at = 4;
+              repeated Line lines = 5;
+              map<string, string> labels = 6;
+              uint64 big = 7;
+            """;
+    /** Version 1 ends its message here; version 2 adds a field first. */
+    private static final String ORDER_PROTO_V2 = ORDER_PROTO_V1 + "  string channel = 8;\n}\n";
+
+    /**
+     * Protobuf through the registry as Confluent's serializer writes it, byte for byte: two
+     * versions of a schema that imports another through a reference, both forms of the message
+     * indexes, and every kind of bad record set aside with its reason.
+     */
+    @Test
+    void shouldReadProtobufOfTwoVersionsWithAnImportedSchemaAndSetBadRecordsAside() throws Exception {
+        registry.register("shop-money", "PROTOBUF", MONEY_PROTO, List.of());
+        List<Map<String, Object>> money = List.of(Map.of("name", "shop/common/money.proto", "subject", "shop-money",
+                "version", 1));
+        int v1 = registry.register("orderspb-value", "PROTOBUF", ORDER_PROTO_V1 + "}\n", money);
+        int v2 = registry.register("orderspb-value", "PROTOBUF", ORDER_PROTO_V2, money);
+        int avro = registry.register("orderspb-avro", V1);
+        assertThat(v2).isNotEqualTo(v1);
+        Map<String, String> props = base("registry-orderspb", "orderspb");
+        props.put("input.orderspb.format", "protobuf-registry");
+        props.put("input.orderspb.time", "placed_at");
+        props.put("input.orderspb.time.format", "iso8601");
+        props.put("input.orderspb.key", "id:text");
+        props.put("input.orderspb.columns", "total.units=u, total.currency=c, status=s, big=b, labels.channel=l, "
+                + "lines=li, channel=ch");
+        RowflowConfig config = new RowflowConfig(props);
+        createTopic(config, "orderspb");
+
+        int good = 200;
+        byte[] wellFormed = protobufOrder(v1, 0, false);
+        byte[] wrongMagic = wellFormed.clone();
+        wrongMagic[0] = 1;
+        List<byte[]> bad = List.of(
+                wrongMagic,
+                protobufOrder(avro + 1000, 1, false),
+                withIndexes(v1, new byte[] {2, 6}, 2),
+                java.util.Arrays.copyOf(wellFormed, wellFormed.length - 3),
+                protobufOrder(avro, 4, false));
+        List<String> reasons = List.of(
+                "is not in the Schema Registry wire format: it starts with 0x01 where the magic byte 0 is expected",
+                "invalid value 'schema id " + (avro + 1000) + "': names a schema the registry does not know (404)",
+                "invalid value 'message indexes [3]': name no message of schema id " + v1,
+                "is not a shop.Order message of schema id " + v1,
+                "invalid value 'schema id " + avro + "': is a AVRO schema, format protobuf-registry reads Protobuf");
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "orderspb")) {
+            for (int i = 0; i < good; i++) {
+                producer.send("k", null, protobufOrder(i % 2 == 0 ? v1 : v2, i, i % 3 == 0));
+                if (i % 40 == 20) { // the bad ones in between, in their order
+                    producer.send("k", null, bad.get(i / 40));
+                }
+            }
+            producer.flush();
+        }
+
+        PipelineRuns.runUntilCommitted(config, "orderspb");
+
+        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "orderspb");
+        assertThat(rows).hasSize(good);
+        RowKeyLayout key = RowKeyLayout.parse("id:text", null);
+        for (int i = 0; i < good; i++) {
+            Result row = rows.get(ByteBuffer.wrap(key.encode(orderId(i))));
+            assertThat(row).as("row of order %d", i).isNotNull();
+            assertThat(cell(row, "u")).as("units of the imported Money").isEqualTo(Long.toString(10L + i));
+            assertThat(cell(row, "c")).isEqualTo("EUR");
+            assertThat(cell(row, "s")).as("enum by name").isEqualTo(i % 4 == 0 ? "NEW" : "SHIPPED");
+            assertThat(cell(row, "b")).as("uint64 exact").isEqualTo(Long.toUnsignedString(-1L - i));
+            assertThat(cell(row, "l")).isEqualTo("web");
+            assertThat(cell(row, "li")).isEqualTo("[{\"sku\":\"A-" + i + "\",\"quantity\":" + (i + 1) + "}]");
+            assertThat(cell(row, "ch")).as("a field of version 2 only: unknown to version 1, no cell")
+                    .isEqualTo(i % 2 == 0 ? null : "app");
+            assertThat(row.rawCells()[0].getTimestamp()).as("Timestamp as the cell time").isEqualTo(T0 + i * 1000L + 250);
+        }
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                "orderspb.dead-letter", bad.size());
+        assertThat(dead).hasSize(bad.size());
+        for (int i = 0; i < bad.size(); i++) {
+            assertThat(dead.get(i).value()).as("bad record %d set aside unchanged", i).isEqualTo(bad.get(i));
+            assertThat(TopicReader.header(dead.get(i), "__streams.errors.message")).as("reason of bad record %d", i)
+                    .contains(reasons.get(i));
+        }
+    }
+
+    /**
+     * JSON Schema through the registry: two versions of a customer schema whose address is a
+     * schema of its own (a reference), records in the wire format, and every kind of bad record
+     * set aside with its reason -- an invalid one with the validator's message naming the path.
+     */
+    @Test
+    void shouldValidateJsonSchemaRecordsOfTwoVersionsWithAReferenceAndSetBadRecordsAside() throws Exception {
+        registry.register("shop-address", "JSON", """
+                {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
+                 "required": ["city"]}""", List.of());
+        List<Map<String, Object>> address = List.of(Map.of("name", "address.json", "subject", "shop-address",
+                "version", 1));
+        String v1Text = """
+                {"type": "object",
+                 "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+                                "joined": {"type": "string"}, "address": {"$ref": "address.json"}},
+                 "required": ["id", "name", "joined"]}""";
+        int v1 = registry.register("customersjs-value", "JSON", v1Text, address);
+        int v2 = registry.register("customersjs-value", "JSON", v1Text.replace("\"joined\": {\"type\": \"string\"},",
+                "\"joined\": {\"type\": \"string\"}, \"tier\": {\"enum\": [\"gold\", \"silver\"]},"), address);
+        int avro = registry.register("customersjs-avro", V1);
+        assertThat(v2).isNotEqualTo(v1);
+        Map<String, String> props = base("registry-customersjs", "customersjs");
+        props.put("input.customersjs.format", "json-schema-registry");
+        props.put("input.customersjs.time", "joined");
+        props.put("input.customersjs.time.format", "iso8601");
+        props.put("input.customersjs.key", "id:long");
+        props.put("input.customersjs.columns", "name=n, address.city=c, tier=t");
+        RowflowConfig config = new RowflowConfig(props);
+        createTopic(config, "customersjs");
+
+        int good = 200;
+        List<byte[]> bad = List.of(
+                withIndexes(v1, new byte[0], customerJson(0, false).replace("\"name\"", "\"nom\"")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                withIndexes(v2, new byte[0], customerJson(1, true).replace("\"Ghent\"", "7")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                withIndexes(v1, new byte[0], "{\"id\": 3,".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                withIndexes(avro + 1000, new byte[0], customerJson(3, false)
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                withIndexes(avro, new byte[0], customerJson(4, false).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        List<String> reasons = List.of(
+                "does not match its JSON Schema, id " + v1 + ": $: required property 'name' not found",
+                "does not match its JSON Schema, id " + v2 + ": $.address.city: integer found, string expected",
+                "is not JSON after the header of schema id " + v1,
+                "invalid value 'schema id " + (avro + 1000) + "': names a schema the registry does not know (404)",
+                "invalid value 'schema id " + avro + "': is a AVRO schema, format json-schema-registry reads JSON Schema");
+        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), "customersjs")) {
+            for (int i = 0; i < good; i++) {
+                boolean second = i % 2 == 1;
+                producer.send("k", null, withIndexes(second ? v2 : v1, new byte[0], customerJson(i, second)
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                if (i % 40 == 20) {
+                    producer.send("k", null, bad.get(i / 40));
+                }
+            }
+            producer.flush();
+        }
+
+        PipelineRuns.runUntilCommitted(config, "customersjs");
+
+        Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), "customersjs");
+        assertThat(rows).hasSize(good);
+        RowKeyLayout key = RowKeyLayout.parse("id:long", null);
+        for (int i = 0; i < good; i++) {
+            Result row = rows.get(ByteBuffer.wrap(key.encode((long) i)));
+            assertThat(row).as("row of customer %d", i).isNotNull();
+            assertThat(cell(row, "n")).isEqualTo("customer " + i);
+            assertThat(cell(row, "c")).as("through the referenced schema").isEqualTo(i % 3 == 0 ? null : "Ghent");
+            assertThat(cell(row, "t")).as("version 2's field").isEqualTo(i % 2 == 1 ? "gold" : null);
+            assertThat(row.rawCells()[0].getTimestamp()).isEqualTo(T0 + i * 1000L);
+        }
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                "customersjs.dead-letter", bad.size());
+        assertThat(dead).hasSize(bad.size());
+        for (int i = 0; i < bad.size(); i++) {
+            assertThat(dead.get(i).value()).as("bad record %d set aside unchanged", i).isEqualTo(bad.get(i));
+            assertThat(TopicReader.header(dead.get(i), "__streams.errors.message")).as("reason of bad record %d", i)
+                    .contains(reasons.get(i));
+        }
+    }
+
+    /** Customer {@code i} as JSON; every third without an address (optional), those of version 2 with a tier. */
+    private static String customerJson(int i, boolean second) {
+        return "{\"id\": " + i + ", \"name\": \"customer " + i + "\", \"joined\": \""
+                + Instant.ofEpochMilli(T0 + i * 1000L) + "\""
+                + (i % 3 == 0 ? "" : ", \"address\": {\"city\": \"Ghent\", \"zip\": \"9000\"}")
+                + (second ? ", \"tier\": \"gold\"" : "") + "}";
+    }
+
+    private static String orderId(int i) {
+        return "order-" + (100_000 + i);
+    }
+
+    /**
+     * Order {@code i} in the wire format under schema id {@code id}, its body written field by
+     * field as protoc's generated code writes it; the message indexes as Confluent's serializer
+     * writes them for the first message (a single 0), or in their long form ({@code longIndexes}:
+     * a count of 1, then index 0). Fields out of number order, as a producer may write them; the
+     * id comes last, so that cutting the record short cuts it.
+     */
+    private static byte[] protobufOrder(int id, int i, boolean longIndexes) throws java.io.IOException {
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(body);
+        out.writeByteArray(2, message(m -> {
+            m.writeString(1, "EUR");
+            m.writeInt64(2, 10L + i);
+        }));
+        if (i % 4 != 0) {
+            out.writeEnum(3, 1);
+        }
+        long millis = T0 + i * 1000L + 250;
+        out.writeByteArray(4, message(m -> {
+            m.writeInt64(1, Math.floorDiv(millis, 1000));
+            m.writeInt32(2, (int) Math.floorMod(millis, 1000) * 1_000_000);
+        }));
+        out.writeByteArray(5, message(m -> {
+            m.writeString(1, "A-" + i);
+            m.writeUInt32(2, i + 1);
+        }));
+        out.writeByteArray(6, message(m -> {
+            m.writeString(1, "channel");
+            m.writeString(2, "web");
+        }));
+        out.writeUInt64(7, -1L - i);
+        out.writeString(8, "app"); // version 2's field; a version 1 reader keeps it as an unknown field
+        out.writeString(1, orderId(i));
+        out.flush();
+        return withIndexes(id, longIndexes ? new byte[] {2, 0} : new byte[] {0}, body.toByteArray());
+    }
+
+    private static byte[] withIndexes(int id, byte[] indexes, int i) throws java.io.IOException {
+        byte[] order = protobufOrder(id, i, false);
+        return withIndexes(id, indexes, java.util.Arrays.copyOfRange(order, 6, order.length));
+    }
+
+    private static byte[] withIndexes(int id, byte[] indexes, byte[] body) {
+        java.io.ByteArrayOutputStream wire = new java.io.ByteArrayOutputStream();
+        wire.write(0);
+        wire.write(id >>> 24);
+        wire.write(id >>> 16);
+        wire.write(id >>> 8);
+        wire.write(id);
+        wire.writeBytes(indexes);
+        wire.writeBytes(body);
+        return wire.toByteArray();
+    }
+
+    private interface Fields {
+        void write(com.google.protobuf.CodedOutputStream out) throws java.io.IOException;
+    }
+
+    private static byte[] message(Fields fields) throws java.io.IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+        fields.write(out);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
     @Test
     void shouldWaitOutARegistryOutageAndSetNothingAside() throws Exception {
         int first = registry.register("refunds-value", V1);

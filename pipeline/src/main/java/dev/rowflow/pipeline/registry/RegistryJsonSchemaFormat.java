@@ -1,0 +1,163 @@
+package dev.rowflow.pipeline.registry;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaException;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.SpecVersionDetector;
+import com.networknt.schema.ValidationMessage;
+import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.format.ReadRecord;
+import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.keying.mapping.RecordTree;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * {@code json-schema-registry}: JSON in the Schema Registry wire format, as Confluent's
+ * {@code KafkaJsonSchemaSerializer} writes it:
+ * <pre>
+ * byte 0      magic byte, 0
+ * bytes 1-4   schema id, big-endian, as the registry assigned it
+ * bytes 5-    the record as UTF-8 JSON
+ * </pre>
+ * The JSON Schema of an id is fetched once with the schemas it refers to, and each record is
+ * validated against it with networknt's {@code json-schema-validator}, which implements drafts 4,
+ * 6, 7, 2019-09 and 2020-12: the draft the schema's {@code $schema} names, draft 7 (what the
+ * registry's serializers write) when it names none. A reference's name is the {@code $ref} that
+ * reaches it, resolved against the schema's {@code $id} (or, without one, a base of rowflow's):
+ * {@code "$ref": "address.json"} with a reference named {@code address.json}, or an absolute
+ * {@code $ref} with a reference of that name. A valid record becomes a record tree as
+ * {@code json} reads it.
+ *
+ * <p>Set aside with the reason (the record's fault): no magic byte, an id the registry does not
+ * know (404), an id of a schema that is not a JSON Schema or does not load, a body that is not
+ * JSON, a record the schema does not validate -- the validator's messages, each naming the path
+ * ({@code $.total: string found, number expected}). Not the record's fault: an unavailable
+ * registry, which {@link SchemaRegistryClient} waits out.
+ */
+public final class RegistryJsonSchemaFormat implements RegistryFormat {
+    public static final String NAME = "json-schema-registry";
+    /** The base a schema without an absolute {@code $id} and its relative references resolve against. */
+    private static final URI BASE = URI.create("https://schema-registry.rowflow.invalid/schemas/");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The validator's messages named in a reason; the rest are counted. */
+    private static final int MESSAGES_NAMED = 3;
+
+    private final SchemaRegistryClient registry;
+    private final SchemaCache<JsonSchema> schemas;
+
+    public RegistryJsonSchemaFormat(SchemaRegistryClient registry, int cacheCapacity) {
+        this.schemas = new SchemaCache<>(cacheCapacity);
+        this.registry = registry;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ReadRecord read(byte[] bytes) {
+        if (!RegistryWireFormat.hasHeader(bytes)) {
+            throw RegistryWireFormat.notWireFormat(bytes);
+        }
+        int id = RegistryWireFormat.id(bytes);
+        JsonSchema schema = schema(id);
+        byte[] body = Arrays.copyOfRange(bytes, RegistryWireFormat.HEADER, bytes.length);
+        JsonNode node;
+        try {
+            node = JSON.readTree(body);
+        } catch (IOException e) {
+            throw new InvalidEventException("value", "(" + bytes.length + " bytes)", "is not JSON after the header "
+                    + "of schema id " + id + ": " + (e instanceof JsonProcessingException j ? j.getOriginalMessage()
+                    : e.getMessage()));
+        }
+        Set<ValidationMessage> errors = schema.validate(node);
+        if (!errors.isEmpty()) {
+            String named = errors.stream().limit(MESSAGES_NAMED).map(ValidationMessage::getMessage)
+                    .collect(Collectors.joining("; "));
+            throw new InvalidEventException("value", "(" + bytes.length + " bytes)", "does not match its JSON Schema, "
+                    + "id " + id + ": " + named + (errors.size() > MESSAGES_NAMED
+                    ? " (and " + (errors.size() - MESSAGES_NAMED) + " more)" : ""));
+        }
+        return new ReadRecord(RecordTree.parseJson(body), () -> bytes);
+    }
+
+    private JsonSchema schema(int id) {
+        JsonSchema schema = schemas.get(id);
+        if (schema != null) {
+            return schema;
+        }
+        SchemaRegistryClient.RegisteredSchema registered = registry.registeredById(id).orElseThrow(() ->
+                new InvalidEventException("value", "schema id " + id, "names a schema the registry does not know (404)"));
+        if (!registered.type().equals("JSON")) {
+            throw new InvalidEventException("value", "schema id " + id, "is a " + registered.type()
+                    + " schema, format " + NAME + " reads JSON Schema");
+        }
+        Map<String, SchemaRegistryClient.RegisteredSchema> references;
+        try {
+            references = registry.referencesOf(registered);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidEventException("value", "schema id " + id, e.getMessage());
+        }
+        try {
+            schema = load(id, registered, references);
+        } catch (IOException | JsonSchemaException | IllegalArgumentException e) {
+            throw new InvalidEventException("value", "schema id " + id, "has a JSON Schema that cannot be loaded: "
+                    + e.getMessage());
+        }
+        return schemas.keep(id, schema);
+    }
+
+    /**
+     * The validator of a schema, its references served from memory under the IRIs their names
+     * resolve to (the validator fetches nothing itself).
+     */
+    static JsonSchema load(int id, SchemaRegistryClient.RegisteredSchema schema,
+                           Map<String, SchemaRegistryClient.RegisteredSchema> references) throws IOException {
+        JsonNode node = JSON.readTree(schema.text());
+        URI base = BASE.resolve("ids/" + id + ".json");
+        JsonNode declaredId = node.get("$id");
+        if (declaredId != null && declaredId.isTextual() && URI.create(declaredId.asText()).isAbsolute()) {
+            base = URI.create(declaredId.asText());
+        }
+        Map<String, String> texts = new HashMap<>();
+        for (Map.Entry<String, SchemaRegistryClient.RegisteredSchema> reference : references.entrySet()) {
+            texts.put(base.resolve(reference.getKey()).toString(), reference.getValue().text());
+        }
+        SpecVersion.VersionFlag draft = SpecVersionDetector.detectOptionalVersion(node, false)
+                .orElse(SpecVersion.VersionFlag.V7);
+        JsonSchemaFactory factory = JsonSchemaFactory.getInstance(draft, builder -> builder
+                .schemaLoaders(loaders -> loaders.schemas(texts)));
+        JsonSchema loaded = factory.getSchema(SchemaLocation.of(base.toString()), node);
+        loaded.initializeValidators(); // resolves every $ref now, so a missing one fails here, not per record
+        return loaded;
+    }
+
+    @Override
+    public Optional<String> cannotYield(FieldPath path) {
+        return Optional.empty();
+    }
+
+    @Override
+    public void close() {
+        registry.close();
+    }
+
+    @Override
+    public void bindTo(io.micrometer.core.instrument.MeterRegistry meters, String input) {
+        schemas.bindTo(meters, registry, input);
+    }
+}
