@@ -253,17 +253,10 @@ final class InputBench {
     /** The event as a JSON object with the Avro record's field names. */
     /**
      * The event in the Schema Registry wire format as Protobuf of {@link #LOG_EVENT_PROTO}
-     * (registered as {@code id}), as Confluent's serializer writes it: the header, the message
-     * indexes of the first message (a single 0), the message.
+     * (registered as {@code id}), as Confluent's serializer writes it ({@link RegistryWire#protobuf}).
      */
     static byte[] protobuf(int id, LogEvent event) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        bytes.write(0);
-        bytes.write(id >>> 24);
-        bytes.write(id >>> 16);
-        bytes.write(id >>> 8);
-        bytes.write(id);
-        bytes.write(0);
         try {
             CodedOutputStream out = CodedOutputStream.newInstance(bytes);
             out.writeString(1, event.getHostname());
@@ -284,7 +277,7 @@ final class InputBench {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return bytes.toByteArray();
+        return RegistryWire.protobuf(id, bytes.toByteArray());
     }
 
     static byte[] json(LogEvent event) {

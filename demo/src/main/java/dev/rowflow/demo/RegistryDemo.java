@@ -162,19 +162,10 @@ final class RegistryDemo implements InputDemo.Source, AutoCloseable {
         };
     }
 
-    /**
-     * A web request as Confluent's Protobuf serializer writes it: magic byte, schema id, the
-     * message indexes of the first message (a single 0), then the message.
-     */
+    /** A web request as Confluent's Protobuf serializer writes it ({@link RegistryWire#protobuf}). */
     private static byte[] protobufRequest(int id, String requestId, String host, String service, long time,
                                           String path, int status, long latency, String region) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(128);
-        bytes.write(0);
-        bytes.write(id >>> 24);
-        bytes.write(id >>> 16);
-        bytes.write(id >>> 8);
-        bytes.write(id);
-        bytes.write(0);
         try {
             java.io.ByteArrayOutputStream timestamp = new java.io.ByteArrayOutputStream(16);
             CodedOutputStream t = CodedOutputStream.newInstance(timestamp);
@@ -196,7 +187,7 @@ final class RegistryDemo implements InputDemo.Source, AutoCloseable {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e); // a ByteArrayOutputStream does not fail
         }
-        return bytes.toByteArray();
+        return RegistryWire.protobuf(id, bytes.toByteArray());
     }
 
     @Override

@@ -14,7 +14,8 @@ import java.io.UncheckedIOException;
 
 /**
  * Writes records as a Schema Registry serializer does: magic byte 0, the 4-byte big-endian id the
- * registry gave the writer schema, then the Avro binary body.
+ * registry gave the writer schema, then the body (Avro's binary encoding; Protobuf's message
+ * indexes and message; JSON).
  */
 public final class RegistryWire {
     private RegistryWire() {
@@ -22,12 +23,7 @@ public final class RegistryWire {
 
     /** {@code record} (written with its own schema, registered as {@code id}) in the wire format. */
     public static byte[] encode(int id, GenericRecord record) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-        out.write(0);
-        out.write(id >>> 24);
-        out.write(id >>> 16);
-        out.write(id >>> 8);
-        out.write(id);
+        ByteArrayOutputStream out = header(id);
         try {
             BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
             // A generated class's own model knows its logical-type conversions (an Instant for timestamp-millis).
@@ -39,5 +35,33 @@ public final class RegistryWire {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /** The header of schema {@code id}, then the parts of a body already encoded, in order. */
+    public static byte[] framed(int id, byte[]... body) {
+        ByteArrayOutputStream out = header(id);
+        for (byte[] part : body) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * A Protobuf message of the first message type of schema {@code id}'s file, as Confluent's
+     * serializer writes it: the header, the message indexes of the first message (a single 0), the
+     * message.
+     */
+    public static byte[] protobuf(int id, byte[] message) {
+        return framed(id, new byte[] {0}, message);
+    }
+
+    private static ByteArrayOutputStream header(int id) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+        out.write(0);
+        out.write(id >>> 24);
+        out.write(id >>> 16);
+        out.write(id >>> 8);
+        out.write(id);
+        return out;
     }
 }

@@ -494,7 +494,7 @@ public final class DeclaredInput implements Ingest {
     @Override
     public void bindTo(MeterRegistry meters) {
         RecordFormat read = format instanceof DebeziumEnvelope envelope ? envelope.inner() : format;
-        if (read instanceof RegistryFormat registry) {
+        if (read instanceof RegistryFormat<?> registry) {
             registry.bindTo(meters, name);
         }
         deletes.bindTo(meters, name);

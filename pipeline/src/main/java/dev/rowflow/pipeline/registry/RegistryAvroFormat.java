@@ -33,40 +33,28 @@ import java.util.Optional;
  * schema that is not Avro. Not the record's fault: an unavailable registry, which
  * {@link SchemaRegistryClient} waits out. The record is kept, where kept, as its bytes.
  */
-public final class RegistryAvroFormat implements RegistryFormat {
+public final class RegistryAvroFormat extends RegistryFormat<RegistryAvroFormat.Writer> {
     public static final String NAME = "avro-registry";
-    private static final int HEADER = RegistryWireFormat.HEADER;
 
-    private final SchemaRegistryClient registry;
     private final Schema reader;
-    private final SchemaCache<Writer> writers;
     private final ThreadLocal<BinaryDecoder> decoders = new ThreadLocal<>();
 
     /**
      * @param reader the schema records are resolved to, or null to read each as written
      */
     public RegistryAvroFormat(SchemaRegistryClient registry, Schema reader, int cacheCapacity) {
+        super(NAME, registry, cacheCapacity);
         if (reader != null && reader.getType() != Schema.Type.RECORD) {
             throw new IllegalArgumentException("Avro schema " + reader.getFullName() + " is a " + reader.getType()
                     + ", a record schema is expected");
         }
-        this.writers = new SchemaCache<>(cacheCapacity);
-        this.registry = registry;
         this.reader = reader;
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
     public ReadRecord read(byte[] bytes) {
-        if (!RegistryWireFormat.hasHeader(bytes)) {
-            throw RegistryWireFormat.notWireFormat(bytes);
-        }
-        int id = RegistryWireFormat.id(bytes);
-        Writer writer = writer(id);
+        int id = schemaId(bytes);
+        Writer writer = schema(id);
         GenericRecord record;
         BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, HEADER, bytes.length - HEADER,
                 decoders.get());
@@ -87,14 +75,11 @@ public final class RegistryAvroFormat implements RegistryFormat {
 
     /** The schema a record this format has read was written with. */
     public Schema writerSchema(byte[] bytes) {
-        return writer(RegistryWireFormat.id(bytes)).schema;
+        return schema(schemaId(bytes)).schema;
     }
 
-    private Writer writer(int id) {
-        Writer writer = writers.get(id);
-        if (writer != null) {
-            return writer;
-        }
+    @Override
+    protected Writer build(int id) {
         Optional<Schema> fetched;
         try {
             fetched = registry.schemaById(id);
@@ -107,8 +92,7 @@ public final class RegistryAvroFormat implements RegistryFormat {
             throw new InvalidEventException("value", "schema id " + id, "is a " + schema.getType()
                     + " schema, a record schema is expected");
         }
-        return writers.keep(id, new Writer(schema, new GenericDatumReader<>(schema, reader == null ? schema : reader,
-                AvroFormat.MODEL)));
+        return new Writer(schema, new GenericDatumReader<>(schema, reader == null ? schema : reader, AvroFormat.MODEL));
     }
 
     @Override
@@ -116,16 +100,6 @@ public final class RegistryAvroFormat implements RegistryFormat {
         return reader == null ? Optional.empty() : AvroFormat.cannotYield(reader, path);
     }
 
-    @Override
-    public void close() {
-        registry.close();
-    }
-
-    @Override
-    public void bindTo(io.micrometer.core.instrument.MeterRegistry meters, String input) {
-        writers.bindTo(meters, registry, input);
-    }
-
-    private record Writer(Schema schema, GenericDatumReader<GenericRecord> reader) {
+    record Writer(Schema schema, GenericDatumReader<GenericRecord> reader) {
     }
 }

@@ -12,7 +12,6 @@ import com.networknt.schema.SpecVersionDetector;
 import com.networknt.schema.ValidationMessage;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.format.ReadRecord;
-import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.RecordTree;
 
 import java.io.IOException;
@@ -20,7 +19,6 @@ import java.net.URI;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -47,7 +45,7 @@ import java.util.stream.Collectors;
  * ({@code $.total: string found, number expected}). Not the record's fault: an unavailable
  * registry, which {@link SchemaRegistryClient} waits out.
  */
-public final class RegistryJsonSchemaFormat implements RegistryFormat {
+public final class RegistryJsonSchemaFormat extends RegistryFormat<JsonSchema> {
     public static final String NAME = "json-schema-registry";
     /** The base a schema without an absolute {@code $id} and its relative references resolve against. */
     private static final URI BASE = URI.create("https://schema-registry.rowflow.invalid/schemas/");
@@ -55,27 +53,15 @@ public final class RegistryJsonSchemaFormat implements RegistryFormat {
     /** The validator's messages named in a reason; the rest are counted. */
     private static final int MESSAGES_NAMED = 3;
 
-    private final SchemaRegistryClient registry;
-    private final SchemaCache<JsonSchema> schemas;
-
     public RegistryJsonSchemaFormat(SchemaRegistryClient registry, int cacheCapacity) {
-        this.schemas = new SchemaCache<>(cacheCapacity);
-        this.registry = registry;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
+        super(NAME, registry, cacheCapacity);
     }
 
     @Override
     public ReadRecord read(byte[] bytes) {
-        if (!RegistryWireFormat.hasHeader(bytes)) {
-            throw RegistryWireFormat.notWireFormat(bytes);
-        }
-        int id = RegistryWireFormat.id(bytes);
+        int id = schemaId(bytes);
         JsonSchema schema = schema(id);
-        byte[] body = Arrays.copyOfRange(bytes, RegistryWireFormat.HEADER, bytes.length);
+        byte[] body = Arrays.copyOfRange(bytes, HEADER, bytes.length);
         JsonNode node;
         try {
             node = JSON.readTree(body);
@@ -95,30 +81,15 @@ public final class RegistryJsonSchemaFormat implements RegistryFormat {
         return new ReadRecord(RecordTree.parseJson(body), () -> bytes);
     }
 
-    private JsonSchema schema(int id) {
-        JsonSchema schema = schemas.get(id);
-        if (schema != null) {
-            return schema;
-        }
-        SchemaRegistryClient.RegisteredSchema registered = registry.registeredById(id).orElseThrow(() ->
-                new InvalidEventException("value", "schema id " + id, "names a schema the registry does not know (404)"));
-        if (!registered.type().equals("JSON")) {
-            throw new InvalidEventException("value", "schema id " + id, "is a " + registered.type()
-                    + " schema, format " + NAME + " reads JSON Schema");
-        }
-        Map<String, SchemaRegistryClient.RegisteredSchema> references;
+    @Override
+    protected JsonSchema build(int id) {
+        Fetched fetched = fetch(id, "JSON", "JSON Schema");
         try {
-            references = registry.referencesOf(registered);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidEventException("value", "schema id " + id, e.getMessage());
-        }
-        try {
-            schema = load(id, registered, references);
+            return load(id, fetched.schema(), fetched.references());
         } catch (IOException | JsonSchemaException | IllegalArgumentException e) {
             throw new InvalidEventException("value", "schema id " + id, "has a JSON Schema that cannot be loaded: "
                     + e.getMessage());
         }
-        return schemas.keep(id, schema);
     }
 
     /**
@@ -144,20 +115,5 @@ public final class RegistryJsonSchemaFormat implements RegistryFormat {
         JsonSchema loaded = factory.getSchema(SchemaLocation.of(base.toString()), node);
         loaded.initializeValidators(); // resolves every $ref now, so a missing one fails here, not per record
         return loaded;
-    }
-
-    @Override
-    public Optional<String> cannotYield(FieldPath path) {
-        return Optional.empty();
-    }
-
-    @Override
-    public void close() {
-        registry.close();
-    }
-
-    @Override
-    public void bindTo(io.micrometer.core.instrument.MeterRegistry meters, String input) {
-        schemas.bindTo(meters, registry, input);
     }
 }

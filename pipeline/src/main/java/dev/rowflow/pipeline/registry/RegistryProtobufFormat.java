@@ -8,7 +8,6 @@ import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.format.ReadRecord;
-import dev.rowflow.keying.mapping.FieldPath;
 import com.squareup.wire.schema.internal.parser.ProtoParser;
 import io.apicurio.registry.utils.protobuf.schema.FileDescriptorUtils;
 
@@ -46,31 +45,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * has no message at, a body that is not that message. Not the record's fault: an unavailable
  * registry, which {@link SchemaRegistryClient} waits out.
  */
-public final class RegistryProtobufFormat implements RegistryFormat {
+public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobufFormat.Writer> {
     public static final String NAME = "protobuf-registry";
-    private static final int HEADER = RegistryWireFormat.HEADER;
     private static final int[] FIRST_MESSAGE = {0};
 
-    private final SchemaRegistryClient registry;
-    private final SchemaCache<Writer> writers;
-
     public RegistryProtobufFormat(SchemaRegistryClient registry, int cacheCapacity) {
-        this.writers = new SchemaCache<>(cacheCapacity);
-        this.registry = registry;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
+        super(NAME, registry, cacheCapacity);
     }
 
     @Override
     public ReadRecord read(byte[] bytes) {
-        if (!RegistryWireFormat.hasHeader(bytes)) {
-            throw RegistryWireFormat.notWireFormat(bytes);
-        }
-        int id = RegistryWireFormat.id(bytes);
-        Writer writer = writer(id);
+        int id = schemaId(bytes);
+        Writer writer = schema(id);
         CodedInputStream in = CodedInputStream.newInstance(bytes, HEADER, bytes.length - HEADER);
         int[] indexes;
         try {
@@ -106,26 +92,12 @@ public final class RegistryProtobufFormat implements RegistryFormat {
         return indexes;
     }
 
-    private Writer writer(int id) {
-        Writer writer = writers.get(id);
-        if (writer != null) {
-            return writer;
-        }
-        SchemaRegistryClient.RegisteredSchema schema = registry.registeredById(id).orElseThrow(() ->
-                new InvalidEventException("value", "schema id " + id, "names a schema the registry does not know (404)"));
-        if (!schema.type().equals("PROTOBUF")) {
-            throw new InvalidEventException("value", "schema id " + id, "is a " + schema.type()
-                    + " schema, format " + NAME + " reads Protobuf");
-        }
-        Map<String, SchemaRegistryClient.RegisteredSchema> references;
-        try {
-            references = registry.referencesOf(schema);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidEventException("value", "schema id " + id, e.getMessage());
-        }
+    @Override
+    protected Writer build(int id) {
+        Fetched fetched = fetch(id, "PROTOBUF", "Protobuf");
         FileDescriptor file;
         try {
-            file = fileDescriptor("schema-" + id + ".proto", schema, references);
+            file = fileDescriptor("schema-" + id + ".proto", fetched.schema(), fetched.references());
         } catch (RuntimeException | DescriptorValidationException e) {
             // wire-schema's parser and linker throw their own unchecked exceptions for a schema they cannot take
             throw new InvalidEventException("value", "schema id " + id, "has a Protobuf schema that cannot be read: "
@@ -134,7 +106,7 @@ public final class RegistryProtobufFormat implements RegistryFormat {
         if (file.getMessageTypes().isEmpty()) {
             throw new InvalidEventException("value", "schema id " + id, "has a Protobuf schema without messages");
         }
-        return writers.keep(id, new Writer(file));
+        return new Writer(file);
     }
 
     /**
@@ -170,23 +142,8 @@ public final class RegistryProtobufFormat implements RegistryFormat {
                 dependencies.toArray(new FileDescriptor[0]));
     }
 
-    @Override
-    public Optional<String> cannotYield(FieldPath path) {
-        return Optional.empty();
-    }
-
-    @Override
-    public void close() {
-        registry.close();
-    }
-
-    @Override
-    public void bindTo(io.micrometer.core.instrument.MeterRegistry meters, String input) {
-        writers.bindTo(meters, registry, input);
-    }
-
     /** A schema id's file, and the message types of it met so far by their indexes. */
-    private static final class Writer {
+    static final class Writer {
         final FileDescriptor file;
         private final ConcurrentHashMap<List<Integer>, Descriptor> messages = new ConcurrentHashMap<>();
 

@@ -151,14 +151,7 @@ class SchemaRegistryIT {
             assertThat(cell(row, "c")).isEqualTo(i % 2 == 0 ? "EUR" : "USD");
             assertThat(row.rawCells()[0].getTimestamp()).isEqualTo(T0 + i);
         }
-        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
-                "payments.dead-letter", bad.size());
-        assertThat(dead).hasSize(bad.size());
-        for (int i = 0; i < bad.size(); i++) {
-            assertThat(dead.get(i).value()).as("bad record %d set aside unchanged", i).isEqualTo(bad.get(i));
-            assertThat(TopicReader.header(dead.get(i), "__streams.errors.message")).as("reason of bad record %d", i)
-                    .startsWith(reasons.get(i));
-        }
+        List<ConsumerRecord<byte[], byte[]>> dead = assertSetAside("payments", bad, reasons);
         assertThat(TopicReader.header(dead.get(0), "__streams.errors.message"))
                 .contains("starts with 0xC3 where the magic byte 0 is expected");
     }
@@ -322,14 +315,7 @@ class SchemaRegistryIT {
                     .isEqualTo(i % 2 == 0 ? null : "app");
             assertThat(row.rawCells()[0].getTimestamp()).as("Timestamp as the cell time").isEqualTo(T0 + i * 1000L + 250);
         }
-        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
-                "orderspb.dead-letter", bad.size());
-        assertThat(dead).hasSize(bad.size());
-        for (int i = 0; i < bad.size(); i++) {
-            assertThat(dead.get(i).value()).as("bad record %d set aside unchanged", i).isEqualTo(bad.get(i));
-            assertThat(TopicReader.header(dead.get(i), "__streams.errors.message")).as("reason of bad record %d", i)
-                    .contains(reasons.get(i));
-        }
+        assertSetAside("orderspb", bad, reasons);
     }
 
     /**
@@ -404,14 +390,7 @@ class SchemaRegistryIT {
             assertThat(cell(row, "t")).as("version 2's field").isEqualTo(i % 2 == 1 ? "gold" : null);
             assertThat(row.rawCells()[0].getTimestamp()).isEqualTo(T0 + i * 1000L);
         }
-        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
-                "customersjs.dead-letter", bad.size());
-        assertThat(dead).hasSize(bad.size());
-        for (int i = 0; i < bad.size(); i++) {
-            assertThat(dead.get(i).value()).as("bad record %d set aside unchanged", i).isEqualTo(bad.get(i));
-            assertThat(TopicReader.header(dead.get(i), "__streams.errors.message")).as("reason of bad record %d", i)
-                    .contains(reasons.get(i));
-        }
+        assertSetAside("customersjs", bad, reasons);
     }
 
     /** Customer {@code i} as JSON; every third without an address (optional), those of version 2 with a tier. */
@@ -420,6 +399,23 @@ class SchemaRegistryIT {
                 + Instant.ofEpochMilli(T0 + i * 1000L) + "\""
                 + (i % 3 == 0 ? "" : ", \"address\": {\"city\": \"Ghent\", \"zip\": \"9000\"}")
                 + (second ? ", \"tier\": \"gold\"" : "") + "}";
+    }
+
+    /**
+     * Asserts that exactly the records {@code bad} were set aside on {@code topic}'s dead-letter
+     * topic, unchanged and in order, each with a reason containing its {@code reasons} entry.
+     */
+    private static List<ConsumerRecord<byte[], byte[]>> assertSetAside(String topic, List<byte[]> bad,
+                                                                       List<String> reasons) throws Exception {
+        List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
+                topic + ".dead-letter", bad.size());
+        assertThat(dead).hasSize(bad.size());
+        for (int i = 0; i < bad.size(); i++) {
+            assertThat(dead.get(i).value()).as("bad record %d set aside unchanged", i).isEqualTo(bad.get(i));
+            assertThat(TopicReader.header(dead.get(i), "__streams.errors.message")).as("reason of bad record %d", i)
+                    .contains(reasons.get(i));
+        }
+        return dead;
     }
 
     private static String orderId(int i) {
@@ -469,15 +465,7 @@ class SchemaRegistryIT {
     }
 
     private static byte[] withIndexes(int id, byte[] indexes, byte[] body) {
-        java.io.ByteArrayOutputStream wire = new java.io.ByteArrayOutputStream();
-        wire.write(0);
-        wire.write(id >>> 24);
-        wire.write(id >>> 16);
-        wire.write(id >>> 8);
-        wire.write(id);
-        wire.writeBytes(indexes);
-        wire.writeBytes(body);
-        return wire.toByteArray();
+        return RegistryWire.framed(id, indexes, body);
     }
 
     private interface Fields {
