@@ -5,7 +5,6 @@ import com.google.protobuf.DescriptorProtos;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.DescriptorValidationException;
 import com.google.protobuf.Descriptors.FileDescriptor;
-import com.google.protobuf.DynamicMessage;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.format.ReadRecord;
 import com.squareup.wire.schema.internal.parser.ProtoParser;
@@ -37,8 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code FileDescriptorUtils} -- the parser both Apicurio's and Confluent's Protobuf serdes use,
  * so a schema the registry took is read as its serializer meant it; {@code google/protobuf/*.proto}
  * well-known types are built in. At most {@code cacheCapacity} ids are kept, the first fetched
- * dropped first. Each record is parsed as a {@link DynamicMessage} and becomes a record tree as
- * {@link ProtobufTree} says.
+ * dropped first. Each record is read into a record tree as {@link ProtobufTree} says.
  *
  * <p>Set aside with the reason (the record's fault): no magic byte, an id the registry does not
  * know (404), an id of a schema that is not Protobuf or does not parse, message indexes the file
@@ -66,14 +64,14 @@ public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobu
                     + "the schema id " + id + " (" + writer.file.getName() + "): " + e.getMessage());
         }
         Descriptor type = writer.message(indexes, id);
-        DynamicMessage message;
+        Map<String, Object> tree;
         try {
-            message = DynamicMessage.parseFrom(type, in);
+            tree = ProtobufTree.read(type, in);
         } catch (IOException | RuntimeException e) {
             throw new InvalidEventException("value", "(" + bytes.length + " bytes)", "is not a " + type.getFullName()
                     + " message of schema id " + id + ": " + e.getMessage());
         }
-        return new ReadRecord(ProtobufTree.of(message), () -> bytes);
+        return new ReadRecord(tree, () -> bytes);
     }
 
     /** The message indexes (see the class comment): a count, then that many, each a zig-zag varint. */

@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.registry;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Protobuf messages of a {@code .proto} schema that imports another (through a registry
@@ -58,6 +60,8 @@ class ProtobufTreeTest {
               double ratio = 16;
               bool gift = 17;
               sint64 delta = 18;
+              repeated sint32 codes = 19;
+              map<string, shop.common.Money> prices = 20;
             }
             """;
 
@@ -96,7 +100,7 @@ class ProtobufTreeTest {
                 .set("delta", -7L)
                 .build();
         // Through the wire: what the format parses is what the producer serialized.
-        Map<String, Object> tree = ProtobufTree.of(DynamicMessage.parseFrom(order, message.toByteArray()));
+        Map<String, Object> tree = ProtobufTree.read(order, CodedInputStream.newInstance(message.toByteArray()));
 
         assertThat(tree.get("id")).isEqualTo("o-1");
         assertThat(tree.get("total")).isEqualTo(Map.of("currency", "EUR", "units", 12L, "nanos", 500_000_000L));
@@ -130,11 +134,43 @@ class ProtobufTreeTest {
         Descriptor order = orderFile().findMessageTypeByName("Order");
         // Status 7, written by a producer with a newer schema: a proto3 enum keeps the number.
         byte[] bytes = {0x18, 0x07};
-        Map<String, Object> tree = ProtobufTree.of(DynamicMessage.parseFrom(order, bytes));
+        Map<String, Object> tree = ProtobufTree.read(order, CodedInputStream.newInstance(bytes));
         assertThat(tree.get("status")).isEqualTo(7L);
         assertThat(tree.get("lines")).isEqualTo(List.of());
         assertThat(tree.get("id")).isEqualTo("");
         assertThat(tree).doesNotContainKey("total");
+    }
+
+    @Test
+    void shouldFollowTheWireRules() throws Exception {
+        Descriptor order = orderFile().findMessageTypeByName("Order");
+        Descriptor money = order.findFieldByName("total").getMessageType();
+        byte[] written = builder(order)
+                .set("id", "o-1")
+                .set("total", builder(money).set("currency", "EUR").set("units", 12L).set("nanos", 5).build())
+                .add("codes", 1).add("codes", -2).add("codes", 300)
+                .add("prices", builder(order.findFieldByName("prices").getMessageType()).set("key", "list").build())
+                .build().toByteArray();
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.writeBytes(written);
+        com.google.protobuf.CodedOutputStream more = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+        more.writeSInt32(19, 5); // the repeated field once more, not packed
+        more.writeString(1, "o-2"); // a field written twice: the last counts
+        more.writeUInt64(99, 1); // a field number the schema does not have
+        more.writeUInt64(1, 7); // the id with another wire type: unknown
+        more.writeByteArray(2, builder(money).set("units", 5L).build().toByteArray()); // a message twice: merged
+        more.flush();
+
+        Map<String, Object> tree = ProtobufTree.read(order, CodedInputStream.newInstance(bytes.toByteArray()));
+
+        assertThat(tree.get("codes")).as("packed, then one more not packed").isEqualTo(List.of(1L, -2L, 300L, 5L));
+        assertThat(tree.get("id")).isEqualTo("o-2");
+        assertThat(tree.get("total")).isEqualTo(Map.of("currency", "EUR", "units", 5L, "nanos", 5L));
+        assertThat(tree.get("prices")).as("a map entry without its value: the value's default")
+                .isEqualTo(Map.of("list", Map.of("currency", "", "units", 0L, "nanos", 0L)));
+        assertThat(tree).doesNotContainKey("99");
+        assertThatThrownBy(() -> ProtobufTree.read(order, CodedInputStream.newInstance(
+                java.util.Arrays.copyOf(written, written.length - 1)))).isInstanceOf(java.io.IOException.class);
     }
 
     private static Message struct(Descriptor struct) {
