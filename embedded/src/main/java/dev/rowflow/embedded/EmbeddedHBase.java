@@ -47,15 +47,13 @@ public final class EmbeddedHBase implements AutoCloseable {
         // about one demo run in five. Memory on the heap is never freed under a reader.
         conf.set("hbase.netty.rpcserver.allocator", "heap");
         conf.setBoolean("hbase.server.allocator.pool.enabled", false);
-        // Memstore-local allocation buffers of 64 KB, not 2 MB: each written store of every region
-        // pins one chunk until its flush, and the tests of a JVM share one cluster whose pre-split
-        // tables accumulate -- hundreds of regions pinned a gigabyte of a 2 GB test heap in 2 MB
-        // chunks (an OutOfMemoryError). MSLAB stays on because it copies every cell out of the RPC's
-        // buffer into the memstore: without it a memstore cell keeps pointing into the request's
-        // buffer, and this cluster crashed (SIGSEGV in an RPC handler's arraycopy) and lost deletes
-        // (ChangeEventsCrashIT: rows deleted, then back) when that memory was reused.
-        conf.setInt("hbase.hregion.memstore.mslab.chunksize", 64 * 1024);
-        conf.setInt("hbase.hregion.memstore.mslab.max.allocation", 16 * 1024);
+        // No memstore-local allocation buffers: each pins a 2 MB chunk per written store of every
+        // region until its flush. rowflow pre-splits every table it creates into up to 16 regions,
+        // and the tests of a JVM share one cluster whose tables accumulate: hundreds of regions
+        // pinned a gigabyte of a 2 GB test heap (an OutOfMemoryError). A mini cluster's memstores
+        // are small; MSLAB's aim, less old-generation fragmentation on a big region server heap,
+        // is not this one's.
+        conf.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
         HBaseTestingUtility util = new HBaseTestingUtility(conf);
         try {
             util.startMiniZKCluster();
