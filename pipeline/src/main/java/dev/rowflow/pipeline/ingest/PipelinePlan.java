@@ -8,6 +8,7 @@ import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 
 import java.util.ArrayList;
@@ -30,6 +31,8 @@ import java.util.TreeMap;
 public final class PipelinePlan implements AutoCloseable {
     private final RowflowConfig config;
     private final List<Ingest> ingests;
+    /** Each input that joins another, to the input it joins. */
+    private final Map<String, String> joins = new LinkedHashMap<>();
 
     private PipelinePlan(RowflowConfig config, List<Ingest> ingests) {
         this.config = config;
@@ -127,7 +130,6 @@ public final class PipelinePlan implements AutoCloseable {
      * circle.
      */
     private void linkJoins() {
-        Map<String, String> joins = new LinkedHashMap<>();
         for (InputConfig input : config.inputs()) {
             Optional<DeclaredInput> joining = declaredInput(input.name());
             if (joining.isEmpty() || joining.get().joins().isEmpty()) {
@@ -161,6 +163,24 @@ public final class PipelinePlan implements AutoCloseable {
                 }
             }
         }
+        Object guarantee = config.kafkaProperties().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
+        if (!joins.isEmpty() && guarantee != null && !StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee)) {
+            throw new ConfigException(RowflowConfig.KAFKA_PREFIX + StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+                    guarantee, "input " + joins.keySet().iterator().next() + " joins input "
+                    + joins.values().iterator().next() + ": a join's state must be restored to the last commit "
+                    + "after a crash, as only " + StreamsConfig.EXACTLY_ONCE_V2 + " does (with "
+                    + StreamsConfig.AT_LEAST_ONCE + " it comes back ahead of the rows written, and the changes "
+                    + "replayed no longer reach them); leave the key out or set " + StreamsConfig.EXACTLY_ONCE_V2);
+        }
+    }
+
+    /**
+     * Whether an input joins another: the join keeps state (its tables and subscriptions) in
+     * Kafka Streams' stores, which only {@code exactly_once_v2} restores to the last commit --
+     * the point the sinks were flushed at -- after a crash (see {@code StreamsProperties}).
+     */
+    public boolean hasJoins() {
+        return !joins.isEmpty();
     }
 
     /**

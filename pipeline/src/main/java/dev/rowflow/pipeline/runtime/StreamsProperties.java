@@ -13,6 +13,9 @@ import java.util.Properties;
 
 /** The Kafka Streams configuration of a rowflow pipeline. */
 public final class StreamsProperties {
+    /** The commit interval of a pipeline with a join, unless {@code kafka.commit.interval.ms} is set. */
+    static final long JOIN_COMMIT_INTERVAL_MS = 1000;
+
     private StreamsProperties() {
     }
 
@@ -35,6 +38,19 @@ public final class StreamsProperties {
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordErrorHandler.class);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProductionHandler.class);
+        if (plan.hasJoins()) {
+            // A join keeps its tables and subscriptions in state stores. Under at-least-once a
+            // crash restores them from changelogs that ran ahead of the last commit -- past rows
+            // still in the sink's buffers, which the crash lost -- so the replayed changes find
+            // their state already changed and never reach the writer again (a deleted order's
+            // replayed delete is a no-op for the join, its row stays). Exactly-once restores them
+            // to the last commit, when the sinks were flushed, and the replay makes the same rows.
+            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+            // Exactly-once would commit every 100 ms, each commit a flush of the sinks; the
+            // join's result crosses two internal topics, each read after its commit, so a second
+            // keeps a joined row visible within a few seconds and HBase batches large.
+            props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, JOIN_COMMIT_INTERVAL_MS);
+        }
         props.putAll(config.kafkaProperties());
         return props;
     }

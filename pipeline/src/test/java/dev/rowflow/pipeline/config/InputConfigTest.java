@@ -397,4 +397,23 @@ class InputConfigTest {
         refused(shared, "Invalid value customers for configuration input.orders.join.input: input customers shares "
                 + "its topic with other inputs; the inputs of a join each read their topic alone");
     }
+    @Test
+    void shouldRunAJoinExactlyOnceAndRefuseAtLeastOnceNamingTheKey() {
+        java.util.Properties streams = dev.rowflow.pipeline.runtime.StreamsProperties.of(plan(joined()));
+        assertThat(streams).containsEntry("processing.guarantee", "exactly_once_v2")
+                .containsEntry("commit.interval.ms", 1000L);
+        // The user's interval wins; exactly-once said out loud is accepted.
+        assertThat(dev.rowflow.pipeline.runtime.StreamsProperties.of(plan(joined("kafka.commit.interval.ms", "5000",
+                "kafka.processing.guarantee", "exactly_once_v2"))))
+                .containsEntry("processing.guarantee", "exactly_once_v2").containsEntry("commit.interval.ms", "5000");
+        // Without a join, Kafka Streams' defaults (at-least-once; the sinks' rows are idempotent).
+        assertThat(dev.rowflow.pipeline.runtime.StreamsProperties.of(plan(app())))
+                .doesNotContainKeys("processing.guarantee", "commit.interval.ms");
+
+        refused(joined("kafka.processing.guarantee", "at_least_once"), "Invalid value at_least_once for configuration "
+                + "kafka.processing.guarantee: input orders joins input customers: a join's state must be restored to "
+                + "the last commit after a crash, as only exactly_once_v2 does (with at_least_once it comes back ahead "
+                + "of the rows written, and the changes replayed no longer reach them); leave the key out or set "
+                + "exactly_once_v2");
+    }
 }
