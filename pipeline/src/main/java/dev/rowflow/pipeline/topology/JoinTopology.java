@@ -40,6 +40,10 @@ import java.util.Map;
  *                                                 store orders-join-keys (record key -> data key written)
  * </pre>
  *
+ * <p>Its state (both tables, the join's subscriptions, the keys written) must come back after a
+ * crash as it was at the last commit, when the sinks were flushed: a pipeline with a join runs
+ * {@code exactly_once_v2} ({@code PipelinePlan#hasJoins}).
+ *
  * <p>The tables keep no record cache: with one, a row created and deleted between two commits
  * reaches the join as no change at all (nothing before, nothing after), while a subscription
  * read in between has already seen it -- and the orders that did keep its fields. Every change

@@ -12,7 +12,10 @@
  * the stream thread's producer, and that producer's {@code flush()} first flushes every HBase sink
  * of the thread. A sink flush that fails throws out of the commit; the thread is replaced and
  * re-reads from the last committed offsets, so every row is written at least once, and because
- * keys and cell timestamps are functions of the event, exactly once in effect.
+ * keys and cell timestamps are functions of the event, exactly once in effect. Under
+ * {@code exactly_once_v2} -- which pipelines with a join run, see {@link
+ * dev.rowflow.pipeline.topology.JoinTopology} -- the same flush comes before the transaction's
+ * commit, and a crash restores the state stores to that commit too.
  *
  * <p>(A custom state store's {@code flush()}/{@code commit()} hook is not enough here: in Kafka
  * Streams 4.x stores without a changelog are committed only at checkpoint time, after the
