@@ -11,7 +11,6 @@ import dev.rowflow.sinks.hbase.TableDefinition;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.SinkMetrics;
 import dev.rowflow.sinks.hbase.SinkSettings;
-import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
@@ -51,9 +50,7 @@ final class RawWriter {
         String mode = args.length > 5 ? args[5] : "mutator";
         LogEventRows rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
         List<LogEvent> generated = ExternalBench.events(events, start);
-        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config);
-             AsyncConnection async = mode.equals("sink") ? dev.rowflow.pipeline.runtime.HBaseConnections.connectAsync(config)
-                     : null) {
+        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
             Map<TableRole, TableDefinition> tables = ClientBaselines.tablesLike(config, rows, args[4], generated, connection);
             Map<TableRole, BufferedMutator> mutators = new HashMap<>();
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
@@ -86,7 +83,7 @@ final class RawWriter {
                             return;
                         }
                         // As a stream thread: a sink of its own, rows checked then written, one flush at the end.
-                        try (HBaseRowSink sink = new HBaseRowSink(connection, async, tables, new SinkSettings(
+                        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(
                                 config.getLong(RowflowConfig.WRITE_BUFFER_BYTES_CONFIG),
                                 config.getLong(RowflowConfig.PERIODIC_FLUSH_MS_CONFIG)), SinkMetrics.none(tables))) {
                             for (int i = slice; i < generated.size(); i += threads) {

@@ -171,16 +171,18 @@ public final class RowflowConfig extends AbstractConfig {
 
     public static final String WRITE_BUFFER_BYTES_CONFIG = "sink.write.buffer.bytes";
     private static final String WRITE_BUFFER_BYTES_DOC =
-            "Bytes of rows sent and not yet acknowledged per table per stream thread (Put heap size): on HBase the "
-                    + "sink sends batches of a quarter of it, several in flight, and a stream thread that would go "
-                    + "over it waits for acknowledgements (on Bigtable: the adapter's write buffer, sent from half "
-                    + "of it). 0 inherits hbase.client.write.buffer.";
+            "Bytes of rows buffered per table per stream thread (Put heap size). From half of it the sink's "
+                    + "sender thread sends while the stream thread goes on; a stream thread that fills all of it "
+                    + "before the sender took it sends and waits itself. 0 inherits hbase.client.write.buffer.";
 
     public static final String PERIODIC_FLUSH_MS_CONFIG = "sink.periodic.flush.ms";
     private static final String PERIODIC_FLUSH_MS_DOC =
-            "Longest time a row waits in an unsent batch before the sink's sender thread sends it. Sending is "
+            "Longest time a row waits in the write buffer before the sink's sender thread sends it: about how "
+                    + "long after its event a row can be read while traffic is light (under load half a buffer "
+                    + "fills sooner). Sending is "
                     + "not committing: offsets advance only after a flush at commit time, which waits for rows still "
-                    + "being sent. 0: no sender thread; batches go when full and at each commit. (HBase's own "
+                    + "being sent. 0: no sender thread; the stream thread sends when the buffer fills and at each "
+                    + "commit. (HBase's own "
                     + "hbase.client.write.buffer.periodicflush.timeout.ms is refused: its sends race the commit.)";
 
     public static final String TABLES_SPLIT_SAMPLE_RECORDS_CONFIG = "tables.split.sample.records";
@@ -296,7 +298,7 @@ public final class RowflowConfig extends AbstractConfig {
                     Importance.HIGH, LOG_INDEX_LAYOUT_DOC)
             .define(WRITE_BUFFER_BYTES_CONFIG, Type.LONG, 4L * 1024 * 1024, Range.atLeast(0),
                     Importance.MEDIUM, WRITE_BUFFER_BYTES_DOC)
-            .define(PERIODIC_FLUSH_MS_CONFIG, Type.LONG, 1000L, Range.atLeast(0),
+            .define(PERIODIC_FLUSH_MS_CONFIG, Type.LONG, 200L, Range.atLeast(0),
                     Importance.MEDIUM, PERIODIC_FLUSH_MS_DOC)
             .define(TABLES_SPLIT_SAMPLE_RECORDS_CONFIG, Type.INT, 10_000, Range.atLeast(0),
                     Importance.LOW, TABLES_SPLIT_SAMPLE_RECORDS_DOC)

@@ -7,7 +7,6 @@ import dev.rowflow.sinks.hbase.Store;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseConfiguration;
-import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionConfiguration;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -29,29 +28,6 @@ public final class HBaseConnections {
     public static Connection connect(RowflowConfig config) throws IOException {
         Configuration conf = configuration(config);
         return config.store() == Store.BIGTABLE ? BigtableConfiguration.connect(conf) : ConnectionFactory.createConnection(conf);
-    }
-
-    /**
-     * Opens HBase's async connection, through which the sink sends its batches; null for
-     * Bigtable, whose adapter the sink writes through its own buffered mutator.
-     */
-    public static AsyncConnection connectAsync(RowflowConfig config) throws IOException {
-        if (config.store() == Store.BIGTABLE) {
-            return null;
-        }
-        try {
-            Configuration conf = configuration(config);
-            // The sink refuses a cell over hbase.client.keyvalue.maxsize before it writes the row
-            // (a dead letter rather than a failed batch); the async client need not size every
-            // cell of every Put again.
-            conf.setInt(ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY, -1);
-            return ConnectionFactory.createAsyncConnection(conf).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while connecting to HBase");
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-        }
     }
 
     /**

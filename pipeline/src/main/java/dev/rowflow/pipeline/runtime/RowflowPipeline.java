@@ -22,7 +22,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.CloseOptions;
@@ -51,8 +50,6 @@ public final class RowflowPipeline implements AutoCloseable {
 
     private final RowflowConfig config;
     private final Connection hbase;
-    /** The sinks' batches go through it; null for a store without one (Bigtable). */
-    private final AsyncConnection hbaseAsync;
     private final KafkaStreams streams;
     private final KafkaStreamsMetrics streamsMetrics;
     private final CountDownLatch terminated;
@@ -66,12 +63,11 @@ public final class RowflowPipeline implements AutoCloseable {
     static final Duration HBASE_PROBE_INTERVAL = Duration.ofSeconds(5);
     static final Duration HBASE_UNREACHABLE_AFTER = Duration.ofSeconds(30);
 
-    private RowflowPipeline(RowflowConfig config, Connection hbase, AsyncConnection hbaseAsync, KafkaStreams streams,
+    private RowflowPipeline(RowflowConfig config, Connection hbase, KafkaStreams streams,
                             KafkaStreamsMetrics streamsMetrics, CountDownLatch terminated, PipelinePlan plan,
                             TableName probeTable, MeterRegistry registry) {
         this.config = config;
         this.hbase = hbase;
-        this.hbaseAsync = hbaseAsync;
         this.streams = streams;
         this.streamsMetrics = streamsMetrics;
         this.terminated = terminated;
@@ -128,10 +124,8 @@ public final class RowflowPipeline implements AutoCloseable {
             throws IOException, InterruptedException {
         RowflowConfig config = plan.config();
         Connection hbase = null;
-        AsyncConnection hbaseAsync = null;
         try {
             hbase = HBaseConnections.connect(config);
-            hbaseAsync = HBaseConnections.connectAsync(config);
             try (Admin admin = hbase.getAdmin()) {
                 if (plan.usesUids()) {
                     TableName uidTable = TableName.valueOf(config.getString(RowflowConfig.UID_TABLE_CONFIG));
@@ -145,9 +139,8 @@ public final class RowflowPipeline implements AutoCloseable {
                     config.getLong(RowflowConfig.PERIODIC_FLUSH_MS_CONFIG));
             SinkMetrics sinkMetrics = new SinkMetrics(registry, tables);
             Connection connection = hbase;
-            AsyncConnection async = hbaseAsync;
             FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit();
-            SinkFactory sinks = () -> new HBaseRowSink(connection, async, tables, sinkSettings, sinkMetrics);
+            SinkFactory sinks = () -> new HBaseRowSink(connection, tables, sinkSettings, sinkMetrics);
 
             int largestRecord;
             Map<String, Integer> partitions = new HashMap<>();
@@ -195,13 +188,10 @@ public final class RowflowPipeline implements AutoCloseable {
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
             streams.start();
-            return new RowflowPipeline(config, hbase, hbaseAsync, streams, streamsMetrics, terminated, plan,
+            return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated, plan,
                     tables.values().iterator().next().name(), registry);
         } catch (IOException | InterruptedException | RuntimeException e) {
             plan.close();
-            if (hbaseAsync != null) {
-                hbaseAsync.close();
-            }
             if (hbase != null) {
                 hbase.close();
             }
@@ -336,9 +326,6 @@ public final class RowflowPipeline implements AutoCloseable {
         streamsMetrics.close();
         hbaseProbe.shutdownNow();
         try {
-            if (hbaseAsync != null) {
-                hbaseAsync.close();
-            }
             hbase.close();
         } catch (IOException e) {
             LOG.warn("closing the HBase connection failed", e);

@@ -233,7 +233,7 @@ class CommandLineIT {
                 .anyMatch(l -> l.matches("kafka\\.sasl\\.jaas\\.config +\\[hidden] +env ROWFLOW_CONFIG_KAFKA_SASL_JAAS_CONFIG"))
                 .anyMatch(l -> l.matches("kafka\\.ssl\\.truststore\\.password +\\[hidden] +file"))
                 .anyMatch(l -> l.matches("kafka\\.bootstrap\\.servers +broker:9092 +file"))
-                .anyMatch(l -> l.matches("sink\\.periodic\\.flush\\.ms +1000 +default"));
+                .anyMatch(l -> l.matches("sink\\.periodic\\.flush\\.ms +200 +default"));
         assertThat(effective.out()).doesNotContain("s3cret").doesNotContain("from-file");
     }
 

@@ -12,7 +12,6 @@ import io.micrometer.core.instrument.Gauge;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionConfiguration;
@@ -24,24 +23,22 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A {@link RowSink} with one {@link TableWriter} per table role -- how its rows reach the store
- * (its {@link RowSender}), its cell TTL and pending counts -- over shared connections it does not
- * own.
+ * (its {@link MutatorSender}), its cell TTL and pending counts -- over a shared connection it does
+ * not own.
  *
  * <p>Every row becomes one {@link Put} whose cells carry the row's timestamp (the event time), so
  * writing a row twice rewrites the same cells.
  *
- * <p><b>How rows are sent.</b> Over HBase's {@link AsyncConnection} each table's {@link BatchSender}
- * owns its batches: several in flight, bounded by bytes. A store without an async client
- * (Bigtable's adapter) gets a {@link MutatorSender}: the client's {@link BufferedMutator} and a
- * sender thread. Either way sending overlaps writing, and a row waits at most
- * {@link SinkSettings#periodicFlushMillis()} before it is sent.
+ * <p><b>How rows are sent.</b> Each table's {@link MutatorSender}: the client's
+ * {@link BufferedMutator} and a sender thread of the sink's own, so sending overlaps writing and a
+ * row waits at most {@link SinkSettings#periodicFlushMillis()} before it is sent. (Batches of the
+ * sink's own over HBase's async client, several in flight, were measured against it on HBase with
+ * {@code rowflow bench --external}: they took more CPU per row and wrote fewer rows per second.)
  *
  * <p><b>Failures.</b> Rows are stored in the background, where a failure cannot be thrown to the
  * caller. The sink keeps the first failure of any table, and the next {@link #write} or
@@ -70,23 +67,17 @@ public final class HBaseRowSink implements RowSink {
     private final IdempotentCounters counters;
     private final SinkMetrics metrics;
     private final Gauge unflushedBytesGauge;
-    /** Sends the open batches that are due ({@link BatchSender}); null without batches or without a period. */
-    private final ScheduledExecutorService timer;
     /** Bytes written since the last flush returned (the stream thread's; read by the gauge). */
     private volatile long unflushedBytes;
 
-    /** A sink sending through each table's {@link BufferedMutator}, without metrics. */
+    /** A sink without metrics. */
     public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings)
             throws IOException {
-        this(connection, null, tables, settings, SinkMetrics.none(tables));
+        this(connection, tables, settings, SinkMetrics.none(tables));
     }
 
-    /**
-     * @param async the store's async client, through which each table's batches go; null for a
-     *              store that has none (each table's {@link BufferedMutator} then)
-     */
-    public HBaseRowSink(Connection connection, AsyncConnection async, Map<TableRole, TableDefinition> tables,
-                        SinkSettings settings, SinkMetrics metrics) throws IOException {
+    public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings,
+                        SinkMetrics metrics) throws IOException {
         this.metrics = metrics;
         // The client refuses larger cells itself; checking first turns that into a dead letter.
         this.maxKeyValueSize = connection.getConfiguration().getInt(ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY,
@@ -94,24 +85,11 @@ public final class HBaseRowSink implements RowSink {
         Map<TableRole, TableName> names = new TreeMap<>();
         tables.forEach((role, table) -> names.put(role, table.name()));
         this.counters = new IdempotentCounters(connection, names);
-        String thread = Thread.currentThread().getName();
-        this.timer = async == null || settings.periodicFlushMillis() == 0 ? null
-                : Executors.newSingleThreadScheduledExecutor(r -> {
-                    Thread t = new Thread(r, "rowflow-sink-" + thread + "-sender");
-                    t.setDaemon(true);
-                    return t;
-                });
-        long bound = settings.writeBufferBytes() > 0 ? settings.writeBufferBytes()
-                : connection.getConfiguration().getLong(ConnectionConfiguration.WRITE_BUFFER_SIZE_KEY,
-                ConnectionConfiguration.WRITE_BUFFER_SIZE_DEFAULT);
         java.util.function.Consumer<RetriesExhaustedWithDetailsException> failures = e -> failure.compareAndSet(null, e);
         try {
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
-                RowSender sender = async != null
-                        ? new BatchSender(table.getKey(), async, table.getValue(), bound, settings.periodicFlushMillis(),
-                        timer, metrics, failures)
-                        : new MutatorSender(connection, table.getKey(), table.getValue(), settings, metrics, failures,
-                        () -> failure.get() != null);
+                RowSender sender = new MutatorSender(connection, table.getKey(), table.getValue(), settings, metrics,
+                        failures, () -> failure.get() != null);
                 writers.put(table.getKey(), new TableWriter(connection, table.getKey(), table.getValue(), sender, metrics));
             }
         } catch (IOException | RuntimeException e) {
@@ -238,9 +216,6 @@ public final class HBaseRowSink implements RowSink {
             first = e;
         }
         writers.values().forEach(TableWriter::stopSending);
-        if (timer != null) {
-            timer.shutdown();
-        }
         try {
             if (!counters.isEmpty()) {
                 counters.apply().forEach(metrics::counterUpdates);
@@ -279,9 +254,6 @@ public final class HBaseRowSink implements RowSink {
 
     /** After a failed start: stops the senders and closes those opened so far. */
     private void closeQuietly(Exception cause) {
-        if (timer != null) {
-            timer.shutdownNow();
-        }
         for (TableWriter writer : writers.values()) {
             try {
                 writer.stopSending();

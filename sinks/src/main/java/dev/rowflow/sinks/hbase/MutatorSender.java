@@ -13,9 +13,10 @@ import java.util.function.Consumer;
 
 /**
  * A table's {@link RowSender} through the store client's own {@link BufferedMutator}, with a
- * {@link TableSender} thread that sends from half a buffer or every period. For stores without an
- * async HBase client (Google's Bigtable adapter, whose mutator is its own bulk-mutation batcher
- * with flow control over several requests in flight).
+ * {@link TableSender} thread that sends from half a buffer or every period. On HBase the mutator
+ * groups each send by region server and keeps up to {@code hbase.client.max.perserver.tasks}
+ * requests per server on their way; on Bigtable it is Google's bulk-mutation batcher, with flow
+ * control over several requests in flight.
  */
 final class MutatorSender implements RowSender {
     private final BufferedMutator mutator;

@@ -67,7 +67,7 @@ final class TableWriter {
      */
     long write(Row row) throws IOException {
         long bytes = estimatedHeapSize(row);
-        sender.send(toPut(row, cellTtlMillis), bytes);
+        sender.send(toPut(row, cellTtlMillis, bytes), bytes);
         if (pendingKeys != null) {
             pendingKeys.add(ByteBuffer.wrap(row.key()));
         }
@@ -160,11 +160,11 @@ final class TableWriter {
      * record, {@code input.<name>.ttl.ms}) or else the table's cell TTL if it has one (HBase
      * counts a cell TTL from the cell timestamp, i.e. from the event time).
      */
-    static Put toPut(Row row, long cellTtlMillis) {
+    static Put toPut(Row row, long cellTtlMillis, long heapSize) {
         // A row's arrays are never changed once it is built, so the Put and its cells share them
         // rather than copying each cell into a KeyValue array (Put.addColumn's copy).
         byte[] key = row.key();
-        Put put = new Put(key, true).setTimestamp(row.timestamp());
+        Put put = new SizedPut(key, heapSize).setTimestamp(row.timestamp());
         CellBuilder cells = CellBuilderFactory.create(CellBuilderType.SHALLOW_COPY);
         for (Cell cell : row.cells()) {
             try {
@@ -181,6 +181,27 @@ final class TableWriter {
             put.setTTL(cellTtlMillis);
         }
         return put;
+    }
+
+    /**
+     * A Put whose heap size is given, not worked out: the row's estimate, computed once as the row
+     * is written. A {@code BufferedMutator} sizes every Put it takes twice -- to fill its buffer,
+     * and again to pace its sends -- and {@link Put#heapSize()} walks the family map and every
+     * cell each time (a sixth of a stream thread's CPU samples, measured with
+     * {@code rowflow bench --external --jfr}).
+     */
+    static final class SizedPut extends Put {
+        private final long heapSize;
+
+        SizedPut(byte[] row, long heapSize) {
+            super(row, true);
+            this.heapSize = heapSize;
+        }
+
+        @Override
+        public long heapSize() {
+            return heapSize;
+        }
     }
 
     /**

@@ -19,8 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.List;
@@ -146,13 +144,12 @@ class HBaseRowSinkIT {
      * BufferedMutator.flush() then finds the buffer empty and returns while they are still on
      * their way: offsets committed for rows HBase does not have. HBaseOutageIT found it.)
      */
-    @ParameterizedTest(name = "batches {0}")
-    @ValueSource(booleans = {true, false})
-    void shouldReturnFromFlushOnlyWhenRowsSentInTheBackgroundAreWritten(boolean batches) throws Exception {
-        TableDefinition table = tableHoldingWrites("sink_periodic_" + batches);
+    @Test
+    void shouldReturnFromFlushOnlyWhenRowsSentInTheBackgroundAreWritten() throws Exception {
+        TableDefinition table = tableHoldingWrites("sink_periodic");
         Map<TableRole, TableDefinition> tables = Map.of(TableRole.LOG_DATA, table);
         java.util.concurrent.ExecutorService committer = java.util.concurrent.Executors.newSingleThreadExecutor();
-        try (HBaseRowSink sink = sink(batches, tables, new SinkSettings(0, 50), SinkMetrics.none(tables))) {
+        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 50), SinkMetrics.none(tables))) {
             for (int i = 0; i < 100; i++) {
                 sink.write(new Row(TableRole.LOG_DATA, Bytes.toBytes("host-" + i), 1_000,
                         List.of(new Cell(FAMILY, Bytes.toBytes("m"), Bytes.toBytes(i)))));
@@ -180,19 +177,18 @@ class HBaseRowSinkIT {
     }
 
     /**
-     * Sending overlaps writing: from half a buffer (a quarter: a batch) the table's sender sends, and while the region
+     * Sending overlaps writing: from half a buffer the table's sender sends, and while the region
      * server holds that batch the writing thread goes on buffering rows instead of waiting for it.
      * Rows are counted as sent once acknowledged, and every row is there after the flush.
      */
-    @ParameterizedTest(name = "batches {0}")
-    @ValueSource(booleans = {true, false})
-    void shouldSendHalfAFullBufferWhileTheWriterGoesOn(boolean batches) throws Exception {
-        TableDefinition table = tableHoldingWrites("sink_overlap_" + batches);
+    @Test
+    void shouldSendHalfAFullBufferWhileTheWriterGoesOn() throws Exception {
+        TableDefinition table = tableHoldingWrites("sink_overlap");
         var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         Map<TableRole, TableDefinition> tables = Map.of(TableRole.LOG_DATA, table);
         java.util.concurrent.ExecutorService writer = java.util.concurrent.Executors.newSingleThreadExecutor();
         // A period far longer than the test: only the half-full buffer wakes the sender.
-        try (HBaseRowSink sink = sink(batches, tables, new SinkSettings(256 * 1024, 600_000),
+        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(256 * 1024, 600_000),
                 new SinkMetrics(registry, tables))) {
             long halfBuffer = 128 * 1024;
             int first = 0;
@@ -235,76 +231,13 @@ class HBaseRowSinkIT {
     }
 
     /**
-     * A sink that owns its batches keeps several on their way: while the region server holds the
-     * first, the next ones are sent too (a BufferedMutator sends one at a time per region), until
-     * the bytes in flight reach the bound; then the writer waits, and goes on once the server
-     * takes them. Every row is there once, counted as sent once acknowledged.
-     */
-    @Test
-    void shouldKeepSeveralBatchesInFlightAndMakeTheWriterWaitAtTheBound() throws Exception {
-        TableDefinition table = tableHoldingWrites("sink_in_flight");
-        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-        Map<TableRole, TableDefinition> tables = Map.of(TableRole.LOG_DATA, table);
-        java.util.concurrent.ExecutorService writer = java.util.concurrent.Executors.newSingleThreadExecutor();
-        long bound = 256 * 1024;
-        try (HBaseRowSink sink = sink(true, tables, new SinkSettings(bound, 600_000), new SinkMetrics(registry, tables))) {
-            // Three batches: each goes out as it fills, none is acknowledged.
-            int rows = 0;
-            long open = 0;
-            for (int full = 0; full < 3; rows++) {
-                Row row = row(rows);
-                open += TableWriter.estimatedHeapSize(row);
-                if (open >= bound / BatchSender.BATCHES_IN_FLIGHT) {
-                    full++;
-                    open = 0;
-                }
-                writer.submit(() -> {
-                    sink.write(row);
-                    return null;
-                }).get(10, TimeUnit.SECONDS);
-            }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (WriteFaults.batches(table.name()) < 3 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertThat(WriteFaults.batches(table.name())).as("batches held on the server at once").isEqualTo(3);
-
-            // Past the bound the writer waits for acknowledgements.
-            int first = rows;
-            java.util.concurrent.Future<?> more = writer.submit(() -> {
-                for (int i = first; i < first + 2_000; i++) {
-                    sink.write(row(i));
-                }
-                return null;
-            });
-            assertThatThrownBy(() -> more.get(2, TimeUnit.SECONDS))
-                    .isInstanceOf(java.util.concurrent.TimeoutException.class);
-            var sent = registry.get("rowflow.sink.sent.rows").counter();
-            assertThat(sent.count()).isZero();
-
-            WriteFaults.release(table.name());
-            more.get(30, TimeUnit.SECONDS);
-            writer.submit(() -> {
-                sink.flush();
-                return null;
-            }).get(30, TimeUnit.SECONDS);
-            assertThat(rows(table.name())).isEqualTo(first + 2_000);
-            assertThat(sent.count()).isEqualTo(first + 2_000);
-        } finally {
-            WriteFaults.release(table.name());
-            writer.shutdownNow();
-        }
-    }
-
-    /**
      * A row the store refuses (a family the table does not have) after the client's retries is
      * counted as a failed mutation and thrown at the next flush, so its offsets are never
      * committed; the rows of the batch that were taken are counted as sent.
      */
-    @ParameterizedTest(name = "batches {0}")
-    @ValueSource(booleans = {true, false})
-    void shouldThrowARowTheStoreRefusedAtTheNextFlush(boolean batches) throws Exception {
-        TableDefinition table = new TableDefinition(TableName.valueOf("sink_refused_" + batches + "_" + store.token()),
+    @Test
+    void shouldThrowARowTheStoreRefusedAtTheNextFlush() throws Exception {
+        TableDefinition table = new TableDefinition(TableName.valueOf("sink_refused_" + store.token()),
                 FAMILY, FamilySettings.DEFAULT, RowKeyLayout.parse("hostname:text", null));
         try (Admin admin = connection.getAdmin()) {
             new TableAdmin(admin).createOrCheck(table);
@@ -313,7 +246,7 @@ class HBaseRowSinkIT {
                 "the emulator's answer to an unknown family is not Bigtable's");
         var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         Map<TableRole, TableDefinition> tables = Map.of(TableRole.LOG_DATA, table);
-        try (HBaseRowSink sink = sink(batches, tables, new SinkSettings(0, 0), new SinkMetrics(registry, tables))) {
+        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 0), new SinkMetrics(registry, tables))) {
             for (int i = 0; i < 10; i++) {
                 sink.write(row(i));
             }
@@ -325,28 +258,6 @@ class HBaseRowSinkIT {
             assertThat(registry.get("rowflow.sink.failed.mutations").counter().count()).isEqualTo(1);
             assertThat(rows(table.name())).isEqualTo(10);
             sink.flush(); // thrown once: the sink goes on (its stream thread is replaced and re-reads)
-        }
-    }
-
-    private static org.apache.hadoop.hbase.client.AsyncConnection async;
-
-    /** The sink over HBase's async client ({@code batches}) or each table's BufferedMutator. */
-    private HBaseRowSink sink(boolean batches, Map<TableRole, TableDefinition> tables, SinkSettings settings,
-                              SinkMetrics metrics) throws Exception {
-        synchronized (HBaseRowSinkIT.class) {
-            if (batches && async == null) {
-                async = org.apache.hadoop.hbase.client.ConnectionFactory.createAsyncConnection(
-                        connection.getConfiguration()).get();
-            }
-        }
-        return new HBaseRowSink(connection, batches ? async : null, tables, settings, metrics);
-    }
-
-    @org.junit.jupiter.api.AfterAll
-    static void closeAsync() throws Exception {
-        if (async != null) {
-            async.close();
-            async = null;
         }
     }
 
