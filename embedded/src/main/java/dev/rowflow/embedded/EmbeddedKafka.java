@@ -14,7 +14,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 
 /**
@@ -56,12 +58,55 @@ public final class EmbeddedKafka implements AutoCloseable {
         return start(dir, null, null, user, password);
     }
 
+    /**
+     * Like {@link #start(Path)}, but clients must authenticate with SASL/GSSAPI (Kerberos) over
+     * plaintext, on loopback: the listener logs in as {@code principal} (with realm, e.g.
+     * {@code kafka/localhost@EXAMPLE.COM}: clients ask for service {@code kafka} on the host that
+     * 127.0.0.1 reverses to, {@code localhost}) from {@code keytab}, against the KDC of the JVM's
+     * krb5.conf ({@link EmbeddedKdc}). Broker and controller talk plaintext on ports of their own.
+     */
+    public static EmbeddedKafka startWithKerberos(Path dir, Path keytab, String principal) {
+        return start(dir, null, null, null, null, new Gssapi(keytab, principal, Duration.ZERO));
+    }
+
+    /**
+     * Like {@link #startWithKerberos(Path, Path, String)}, and the broker closes a client's
+     * connection unless it re-authenticates within {@code reauthentication}
+     * ({@code connections.max.reauth.ms}): a client must keep a valid ticket, as relogin tests need.
+     */
+    public static EmbeddedKafka startWithKerberos(Path dir, Path keytab, String principal, Duration reauthentication) {
+        return start(dir, null, null, null, null, new Gssapi(keytab, principal, reauthentication));
+    }
+
+    /**
+     * SASL/GSSAPI over TLS ({@code SASL_SSL}): the listener presents {@code keystore} as
+     * {@link #startWithTls} does and authenticates clients with Kerberos as
+     * {@link #startWithKerberos(Path, Path, String)} does.
+     */
+    public static EmbeddedKafka startWithKerberosTls(Path dir, Path keystore, String password, Path keytab,
+                                                     String principal) {
+        return start(dir, keystore, password, null, null, new Gssapi(keytab, principal, Duration.ZERO));
+    }
+
+    /** The Kerberos side of a GSSAPI listener. */
+    private record Gssapi(Path keytab, String principal, Duration reauthentication) {
+        /** The first component of the principal: the service name clients ask tickets for. */
+        String serviceName() {
+            return principal.split("[/@]", 2)[0];
+        }
+    }
+
     private static EmbeddedKafka start(Path dir, Path keystore, String password) {
         return start(dir, keystore, password, null, null);
     }
 
     private static EmbeddedKafka start(Path dir, Path keystore, String password, String scramUser,
                                        String scramPassword) {
+        return start(dir, keystore, password, scramUser, scramPassword, null);
+    }
+
+    private static EmbeddedKafka start(Path dir, Path keystore, String password, String scramUser,
+                                       String scramPassword, Gssapi gssapi) {
         int brokerPort = FreePorts.next();
         int controllerPort = FreePorts.next();
         Path logDir = dir.resolve("kafka-logs");
@@ -70,7 +115,32 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("node.id", "1");
         props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
         props.put("controller.listener.names", "CONTROLLER");
-        if (scramUser != null) {
+        if (gssapi != null) {
+            String protocol = keystore == null ? "SASL_PLAINTEXT" : "SASL_SSL";
+            int internalPort = FreePorts.next();
+            props.put("listeners", protocol + "://127.0.0.1:" + brokerPort + ",INTERNAL://127.0.0.1:" + internalPort
+                    + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            props.put("advertised.listeners", protocol + "://127.0.0.1:" + brokerPort + ",INTERNAL://127.0.0.1:"
+                    + internalPort);
+            props.put("listener.security.protocol.map",
+                    protocol + ":" + protocol + ",INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.put("inter.broker.listener.name", "INTERNAL");
+            props.put("sasl.enabled.mechanisms", "GSSAPI");
+            // Kafka's KerberosLogin refuses a GSSAPI login without a service name ("No serviceName
+            // defined in either JAAS or Kafka config"), on brokers too.
+            props.put("sasl.kerberos.service.name", gssapi.serviceName());
+            props.put("listener.name." + protocol.toLowerCase(Locale.ROOT) + ".gssapi.sasl.jaas.config",
+                    EmbeddedKdc.kafkaJaasConfig(gssapi.keytab(), gssapi.principal()));
+            if (!gssapi.reauthentication().isZero()) {
+                props.put("connections.max.reauth.ms", Long.toString(gssapi.reauthentication().toMillis()));
+            }
+            if (keystore != null) {
+                props.put("ssl.keystore.location", keystore.toString());
+                props.put("ssl.keystore.type", "PKCS12");
+                props.put("ssl.keystore.password", password);
+                props.put("ssl.key.password", password);
+            }
+        } else if (scramUser != null) {
             int internalPort = FreePorts.next();
             props.put("listeners", "SASL_PLAINTEXT://127.0.0.1:" + brokerPort + ",INTERNAL://127.0.0.1:" + internalPort
                     + ",CONTROLLER://127.0.0.1:" + controllerPort);

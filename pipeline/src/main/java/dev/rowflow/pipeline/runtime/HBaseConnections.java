@@ -21,13 +21,20 @@ public final class HBaseConnections {
     }
 
     /**
-     * Opens the HBase-API connection to the configured store. Bigtable's comes from Google's
+     * Opens the HBase-API connection to the configured store, logged in to Kerberos first where
+     * HBase is secured ({@link KerberosLogin#loginToHBase}). Bigtable's comes from Google's
      * adapter factory rather than {@link ConnectionFactory}: HBase 2.6's factory looks for a
      * constructor with connection attributes, which the adapter (built against HBase 2.5) lacks.
      */
     public static Connection connect(RowflowConfig config) throws IOException {
         Configuration conf = configuration(config);
-        return config.store() == Store.BIGTABLE ? BigtableConfiguration.connect(conf) : ConnectionFactory.createConnection(conf);
+        if (config.store() == Store.BIGTABLE) {
+            return BigtableConfiguration.connect(conf);
+        }
+        // With hbase.security.authentication=kerberos: the process logs in from its keytab first
+        // (hbase-client would not: it never hands its configuration to Hadoop's login).
+        KerberosLogin.loginToHBase(conf);
+        return ConnectionFactory.createConnection(conf);
     }
 
     /**

@@ -24,6 +24,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -123,6 +124,10 @@ public final class RowflowPipeline implements AutoCloseable {
     public static RowflowPipeline start(PipelinePlan plan, UidBinding uids, MeterRegistry registry)
             throws IOException, InterruptedException {
         RowflowConfig config = plan.config();
+        // A Kafka GSSAPI login is checked before anything connects, so that its failure names the setting.
+        Map<String, Object> kafkaProperties = config.kafkaProperties();
+        Optional<String> jaas = KerberosLogin.checkKafka(kafkaProperties);
+        jaas.ifPresent(line -> kafkaProperties.put(SaslConfigs.SASL_JAAS_CONFIG, line));
         Connection hbase = null;
         try {
             hbase = HBaseConnections.connect(config);
@@ -145,7 +150,7 @@ public final class RowflowPipeline implements AutoCloseable {
             int largestRecord;
             Map<String, Integer> partitions = new HashMap<>();
             try (org.apache.kafka.clients.admin.Admin kafka = org.apache.kafka.clients.admin.Admin.create(
-                    config.kafkaProperties())) {
+                    kafkaProperties)) {
                 for (Ingest ingest : plan.ingests()) {
                     for (Source source : ingest.sources()) {
                         Optional<Integer> count = KafkaTopics.partitions(kafka, source.topic());
@@ -162,6 +167,7 @@ public final class RowflowPipeline implements AutoCloseable {
             Topology topology = plan.topology(new Wiring(sinks, flushBeforeCommit, partitions));
             java.util.Properties streamsProperties = StreamsProperties.of(plan);
             streamsProperties.put(DeadLetterTopics.METRICS_CONFIG, registry);
+            jaas.ifPresent(line -> streamsProperties.put(SaslConfigs.SASL_JAAS_CONFIG, line));
             // Whatever an input topic took, rowflow can send on: to its dead-letter topic, and (orders)
             // to the repartition topic. A user's kafka.max.request.size / kafka.topic.max.message.bytes win.
             streamsProperties.putIfAbsent(org.apache.kafka.clients.producer.ProducerConfig.MAX_REQUEST_SIZE_CONFIG,

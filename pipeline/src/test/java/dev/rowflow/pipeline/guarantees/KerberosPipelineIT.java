@@ -1,0 +1,132 @@
+package dev.rowflow.pipeline.guarantees;
+
+import dev.rowflow.embedded.SecureEmbeddedStack;
+import dev.rowflow.embedded.load.LogEventGenerator;
+import dev.rowflow.embedded.load.LogEventProducer;
+import dev.rowflow.embedded.load.Offsets;
+import dev.rowflow.embedded.load.TableRows;
+import dev.rowflow.pipeline.runtime.KafkaTopics;
+import org.apache.hadoop.hbase.security.access.AccessControlClient;
+import org.apache.hadoop.hbase.security.access.Permission;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * rowflow on a Kerberized stack ({@link SecureEmbeddedStack}: a real KDC, HBase with Kerberos RPC
+ * and the AccessController, Kafka with a GSSAPI listener): the production jar in a JVM of its own,
+ * configured as the Helm chart renders it (keytab and principal for HBase, a Krb5LoginModule JAAS
+ * line for Kafka, the KDC's krb5.conf), logs in from its keytab and writes every record once; a
+ * login that cannot work stops start-up with exit 2 and a line naming the setting.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class KerberosPipelineIT {
+    private static final String ROWFLOW = "rowflow";
+    private static SecureEmbeddedStack stack;
+
+    @BeforeAll
+    static void start() throws Throwable {
+        stack = SecureEmbeddedStack.start(Duration.ofMinutes(30));
+        // What an HBase admin grants a service that creates its own tables: CREATE in its
+        // namespace (a table's creator owns it), READ and WRITE on what is in it.
+        AccessControlClient.grant(stack.hbase().connection(), "default", ROWFLOW, Permission.Action.CREATE,
+                Permission.Action.READ, Permission.Action.WRITE);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void shouldWriteEveryRecordLoggedInFromItsKeytab(@TempDir Path dir) throws Exception {
+        String topic = "secure-logs";
+        Map<String, Object> producerClient = stack.kafkaClientProperties("producer");
+        try (Admin admin = Admin.create(producerClient)) {
+            KafkaTopics.createIfAbsent(admin, topic, Optional.of(2), Duration.ofSeconds(30));
+            try (LogEventProducer producer = LogEventProducer.open(producerClient, topic)) {
+                producer.sendAll(new LogEventGenerator(34, 20, 1_700_000_000_000L), 3_000, () -> false);
+            }
+            Path config = configFile(dir, Map.of("application.id", "it-kerberos", "topic.logs", topic,
+                    "table.log.data", "krb_data", "table.log.index", "krb_index", "kafka.commit.interval.ms", "1000"));
+            RowflowProcess rowflow = RowflowProcess.start(config, dir, stack.jvmOptions());
+            try {
+                awaitCommitted(admin, rowflow, "it-kerberos", topic, 3_000);
+                assertThat(rowflow.terminate()).as("exit status after SIGTERM; log:%n%s", rowflow.logTail()).isZero();
+            } finally {
+                rowflow.kill();
+            }
+        }
+        assertThat(TableRows.count(stack.hbase().connection(), "krb_data")).isEqualTo(3_000);
+        assertThat(TableRows.count(stack.hbase().connection(), "krb_index")).isEqualTo(3_000);
+        assertThat(Files.readString(dir.resolve("rowflow.log")))
+                .contains("Kerberos: logged in to HBase as rowflow@" + stack.kdc().realm());
+    }
+
+    @Test
+    void shouldRefuseToStartWithoutItsKeytabNamingTheSetting(@TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("no-such.keytab");
+        Path config = configFile(dir, Map.of("application.id", "it-kerberos-nokeytab",
+                "hbase.client.keytab.file", missing.toString()));
+        RowflowProcess rowflow = RowflowProcess.start(config, dir, stack.jvmOptions());
+        assertThat(rowflow.process().waitFor(90, TimeUnit.SECONDS)).as("exited; log:%n%s", rowflow.logTail()).isTrue();
+        assertThat(rowflow.process().exitValue()).as("log:%n%s", rowflow.logTail()).isEqualTo(2);
+        assertThat(rowflow.logTail()).contains("rowflow: configuration error: Invalid value " + missing
+                + " for configuration hbase.client.keytab.file: no such file");
+    }
+
+    @Test
+    void shouldRefuseToStartWhenTheKdcIsUnreachableNamingTheSetting(@TempDir Path dir) throws Exception {
+        Path config = configFile(dir, Map.of("application.id", "it-kerberos-nokdc"));
+        stack.kdc().setReachable(false);
+        try {
+            RowflowProcess rowflow = RowflowProcess.start(config, dir, stack.jvmOptions());
+            assertThat(rowflow.process().waitFor(90, TimeUnit.SECONDS)).as("exited; log:%n%s", rowflow.logTail())
+                    .isTrue();
+            assertThat(rowflow.process().exitValue()).as("log:%n%s", rowflow.logTail()).isEqualTo(2);
+            assertThat(rowflow.logTail()).contains("rowflow: configuration error: Invalid value "
+                    + stack.kdc().krb5Conf() + " for configuration java.security.krb5.conf: the KDC of "
+                    + stack.kdc().realm() + " is unreachable");
+        } finally {
+            stack.kdc().setReachable(true);
+        }
+    }
+
+    /** rowflow's configuration for this stack as the {@code rowflow} principal, with {@code overrides}. */
+    private static Path configFile(Path dir, Map<String, String> overrides) throws Exception {
+        Map<String, String> props = new LinkedHashMap<>(stack.rowflowProperties(ROWFLOW));
+        props.put("kafka.state.dir", dir.resolve("state").toString());
+        props.putAll(overrides);
+        Path file = dir.resolve("rowflow.properties");
+        Files.writeString(file, props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining("\n")));
+        return file;
+    }
+
+    private static void awaitCommitted(Admin admin, RowflowProcess rowflow, String group, String topic, long expected)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (Offsets.committed(admin, group, topic) < expected && System.nanoTime() < deadline) {
+            assertThat(rowflow.isAlive()).as("rowflow alive; its log:%n%s", rowflow.logTail()).isTrue();
+            Thread.sleep(200);
+        }
+        assertThat(Offsets.committed(admin, group, topic)).as("committed; rowflow's log:%n%s", rowflow.logTail())
+                .isEqualTo(expected);
+    }
+}
