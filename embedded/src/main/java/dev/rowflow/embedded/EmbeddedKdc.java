@@ -154,6 +154,19 @@ public final class EmbeddedKdc implements AutoCloseable {
     }
 
     /**
+     * Deletes {@code principal} (without realm) from the KDC, as an admin removes an account: a
+     * keytab made for it before still holds its keys, which the KDC no longer knows.
+     */
+    public void deletePrincipal(String principal) {
+        try {
+            Object simpleKdc = simpleKdc(kdc);
+            simpleKdc.getClass().getMethod("deletePrincipal", String.class).invoke(simpleKdc, principal(principal));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("cannot delete " + principal + " from the KDC", e);
+        }
+    }
+
+    /**
      * Refuses (false) or accepts again (true) every client connection to the KDC, as a KDC that is
      * down does; the KDC itself keeps running, so principals and keys survive.
      */
@@ -271,15 +284,20 @@ public final class EmbeddedKdc implements AutoCloseable {
      */
     private static void setKdcLong(MiniKdc kdc, String key, long value) {
         try {
-            Field field = MiniKdc.class.getDeclaredField("simpleKdc");
-            field.setAccessible(true);
-            Object simpleKdc = field.get(kdc);
+            Object simpleKdc = simpleKdc(kdc);
             Object kdcConfig = simpleKdc.getClass().getMethod("getKdcConfig").invoke(simpleKdc);
             kdcConfig.getClass().getMethod("setLong", String.class, Long.class).invoke(kdcConfig, key, value);
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalStateException("cannot set " + key + " on the KDC: is hadoop-minikdc 3.x (Kerby) on the "
                     + "class path, not 2.x (ApacheDS)?", e);
         }
+    }
+
+    /** MiniKdc's Kerby {@code SimpleKdcServer}, kept in its private field {@code simpleKdc} (hadoop-minikdc 3.x). */
+    private static Object simpleKdc(MiniKdc kdc) throws ReflectiveOperationException {
+        Field field = MiniKdc.class.getDeclaredField("simpleKdc");
+        field.setAccessible(true);
+        return field.get(kdc);
     }
 
     private static Configuration krb5LoginConfiguration(String principal, Path keytab) {

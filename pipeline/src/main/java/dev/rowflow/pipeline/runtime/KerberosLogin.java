@@ -222,7 +222,18 @@ public final class KerberosLogin {
                 return new ConfigException(KRB5_CONF, System.getProperty(KRB5_CONF, "/etc/krb5.conf"),
                         "the KDC of " + realmOf(principal) + " is unreachable (" + t + ")");
             }
+            // The JDK's own words ("Client not found in Kerberos database (6)"), not Hadoop's wrapping
+            // of them: the message of the JDK's LoginException where there is one.
             String message = t.getMessage() == null ? "" : t.getMessage();
+            if (!(t instanceof LoginException)) {
+                for (Throwable deeper = t.getCause(); deeper != null && deeper != deeper.getCause();
+                     deeper = deeper.getCause()) {
+                    if (deeper instanceof LoginException && deeper.getMessage() != null) {
+                        message = deeper.getMessage();
+                        break;
+                    }
+                }
+            }
             Matcher code = KERBEROS_CODE.matcher(message);
             if (code.find()) {
                 switch (Integer.parseInt(code.group(1))) {

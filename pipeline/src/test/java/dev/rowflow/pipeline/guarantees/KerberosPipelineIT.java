@@ -6,6 +6,7 @@ import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.embedded.load.Offsets;
 import dev.rowflow.embedded.load.TableRows;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.security.access.AccessControlClient;
 import org.apache.hadoop.hbase.security.access.Permission;
 import org.apache.kafka.clients.admin.Admin;
@@ -36,6 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class KerberosPipelineIT {
     private static final String ROWFLOW = "rowflow";
+    private static final java.util.List<String> TABLES_REFUSED = java.util.List.of("krb_refused_data",
+            "krb_refused_index", "krb_refused_summary");
     private static SecureEmbeddedStack stack;
 
     @BeforeAll
@@ -79,16 +82,94 @@ class KerberosPipelineIT {
                 .contains("Kerberos: logged in to HBase as rowflow@" + stack.kdc().realm());
     }
 
+    /**
+     * A principal HBase does not let write: nothing committed past the refused rows, the refusal
+     * in the log and in {@code rowflow_sink_failed_mutations_total} (RowflowFlushFailures), no dead
+     * letter; once WRITE is granted, every record written once.
+     */
+    @Test
+    void shouldHoldItsOffsetsWhileHBaseRefusesItsWritesAndResumeWhenGranted(@TempDir Path dir) throws Exception {
+        String topic = "secure-refused";
+        Map<String, Object> producerClient = stack.kafkaClientProperties("producer");
+        Map<String, String> tables = Map.of("application.id", "it-kerberos-refused", "topic.logs", topic,
+                "table.log.data", "krb_refused_data", "table.log.index", "krb_refused_index",
+                "table.log.summary", "krb_refused_summary", "topic.logs.dead.letter", topic + ".dead-letter",
+                "kafka.commit.interval.ms", "1000");
+        // The tables are rowflow's, made by `rowflow tables create` as it; the pipeline runs as another
+        // principal, which may read them (and their descriptors) but not write.
+        runCommand(dir, configFile(dir, tables), "tables", "create");
+        for (String table : TABLES_REFUSED) {
+            stack.grant("nowrite", TableName.valueOf(table), Permission.Action.READ, Permission.Action.CREATE);
+        }
+        Map<String, String> asNoWrite = new LinkedHashMap<>(tables);
+        asNoWrite.put("hbase.client.keytab.file", stack.keytab("nowrite").toString());
+        asNoWrite.put("hbase.client.keytab.principal", "nowrite");
+        asNoWrite.put("hbase.client.kerberos.principal", "nowrite");
+        try (Admin admin = Admin.create(producerClient)) {
+            KafkaTopics.createIfAbsent(admin, topic, Optional.of(2), Duration.ofSeconds(30));
+            try (LogEventProducer producer = LogEventProducer.open(producerClient, topic)) {
+                producer.sendAll(new LogEventGenerator(35, 20, 1_700_000_000_000L), 1_000, () -> false);
+            }
+            RowflowProcess rowflow = RowflowProcess.start(configFile(dir, asNoWrite), dir, stack.jvmOptions());
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+                while (rowflow.metric("rowflow_sink_failed_mutations_total", Map.of()).orElse(0) == 0
+                        && System.nanoTime() < deadline) {
+                    assertThat(rowflow.isAlive()).as("rowflow alive; its log:%n%s", rowflow.logTail()).isTrue();
+                    Thread.sleep(200);
+                }
+                assertThat(rowflow.metric("rowflow_sink_failed_mutations_total", Map.of()).orElse(0))
+                        .as("refused mutations counted; log:%n%s", rowflow.logTail()).isPositive();
+                assertThat(rowflow.logTail()).contains("AccessDeniedException: Insufficient permissions")
+                        .contains("user=nowrite@" + stack.kdc().realm());
+                // Refused for a while: still nothing committed, nothing set aside.
+                Thread.sleep(3_000);
+                assertThat(Offsets.committed(admin, "it-kerberos-refused", topic)).isZero();
+                assertThat(Offsets.written(admin, topic + ".dead-letter")).isZero();
+                assertThat(rowflow.isAlive()).as("rowflow waits, alive; log:%n%s", rowflow.logTail()).isTrue();
+
+                for (String table : TABLES_REFUSED) {
+                    stack.grant("nowrite", TableName.valueOf(table), Permission.Action.READ, Permission.Action.CREATE,
+                            Permission.Action.WRITE);
+                }
+                awaitCommitted(admin, rowflow, "it-kerberos-refused", topic, 1_000);
+                assertThat(rowflow.terminate()).as("exit status after SIGTERM; log:%n%s", rowflow.logTail()).isZero();
+            } finally {
+                rowflow.kill();
+            }
+            assertThat(Offsets.written(admin, topic + ".dead-letter")).isZero();
+        }
+        assertThat(TableRows.count(stack.hbase().connection(), "krb_refused_data")).isEqualTo(1_000);
+        assertThat(TableRows.count(stack.hbase().connection(), "krb_refused_index")).isEqualTo(1_000);
+    }
+
     @Test
     void shouldRefuseToStartWithoutItsKeytabNamingTheSetting(@TempDir Path dir) throws Exception {
         Path missing = dir.resolve("no-such.keytab");
         Path config = configFile(dir, Map.of("application.id", "it-kerberos-nokeytab",
                 "hbase.client.keytab.file", missing.toString()));
-        RowflowProcess rowflow = RowflowProcess.start(config, dir, stack.jvmOptions());
-        assertThat(rowflow.process().waitFor(90, TimeUnit.SECONDS)).as("exited; log:%n%s", rowflow.logTail()).isTrue();
-        assertThat(rowflow.process().exitValue()).as("log:%n%s", rowflow.logTail()).isEqualTo(2);
-        assertThat(rowflow.logTail()).contains("rowflow: configuration error: Invalid value " + missing
+        assertRefused(config, dir, "rowflow: configuration error: Invalid value " + missing
                 + " for configuration hbase.client.keytab.file: no such file");
+    }
+
+    @Test
+    void shouldRefuseToStartAsAPrincipalItsKeytabDoesNotHoldNamingTheSetting(@TempDir Path dir) throws Exception {
+        Path config = configFile(dir, Map.of("application.id", "it-kerberos-otherprincipal",
+                "hbase.client.keytab.principal", "someone-else"));
+        assertRefused(config, dir, "rowflow: configuration error: Invalid value " + stack.keytab(ROWFLOW)
+                + " for configuration hbase.client.keytab.file: holds no key this JVM can use for someone-else@"
+                + stack.kdc().realm() + "; it holds [rowflow@" + stack.kdc().realm() + "]");
+    }
+
+    @Test
+    void shouldRefuseToStartAsAPrincipalTheKdcNoLongerKnowsNamingTheSetting(@TempDir Path dir) throws Exception {
+        Path keytab = stack.keytab("departed");
+        stack.kdc().deletePrincipal("departed");
+        Path config = configFile(dir, Map.of("application.id", "it-kerberos-departed",
+                "hbase.client.keytab.file", keytab.toString(), "hbase.client.keytab.principal", "departed"));
+        assertRefused(config, dir, "rowflow: configuration error: Invalid value departed@" + stack.kdc().realm()
+                + " for configuration hbase.client.keytab.principal: the KDC does not know this principal "
+                + "(Client not found in Kerberos database (6) - Client not found in Kerberos database)");
     }
 
     @Test
@@ -96,16 +177,35 @@ class KerberosPipelineIT {
         Path config = configFile(dir, Map.of("application.id", "it-kerberos-nokdc"));
         stack.kdc().setReachable(false);
         try {
-            RowflowProcess rowflow = RowflowProcess.start(config, dir, stack.jvmOptions());
-            assertThat(rowflow.process().waitFor(90, TimeUnit.SECONDS)).as("exited; log:%n%s", rowflow.logTail())
-                    .isTrue();
-            assertThat(rowflow.process().exitValue()).as("log:%n%s", rowflow.logTail()).isEqualTo(2);
-            assertThat(rowflow.logTail()).contains("rowflow: configuration error: Invalid value "
-                    + stack.kdc().krb5Conf() + " for configuration java.security.krb5.conf: the KDC of "
-                    + stack.kdc().realm() + " is unreachable");
+            assertRefused(config, dir, "rowflow: configuration error: Invalid value " + stack.kdc().krb5Conf()
+                    + " for configuration java.security.krb5.conf: the KDC of " + stack.kdc().realm()
+                    + " is unreachable");
         } finally {
             stack.kdc().setReachable(true);
         }
+    }
+
+    /** Runs {@code rowflow <args> -c config} (the production jar) and expects exit 0. */
+    private static void runCommand(Path dir, Path config, String... args) throws Exception {
+        java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(stack.jvmOptions());
+        command.addAll(java.util.List.of("-jar", System.getProperty("rowflow.pipeline.jar")));
+        command.addAll(java.util.List.of(args));
+        command.addAll(java.util.List.of("-c", config.toString()));
+        Path log = dir.resolve("command.log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("%s done", command).isTrue();
+        assertThat(process.exitValue()).as("rowflow %s; its output:%n%s", String.join(" ", args), Files.readString(log))
+                .isZero();
+    }
+
+    /** Starts rowflow with {@code config} and expects exit 2 with {@code message} in its output. */
+    private static void assertRefused(Path config, Path dir, String message) throws Exception {
+        RowflowProcess rowflow = RowflowProcess.start(config, dir, stack.jvmOptions());
+        assertThat(rowflow.process().waitFor(90, TimeUnit.SECONDS)).as("exited; log:%n%s", rowflow.logTail()).isTrue();
+        assertThat(rowflow.process().exitValue()).as("log:%n%s", rowflow.logTail()).isEqualTo(2);
+        assertThat(rowflow.logTail()).contains(message);
     }
 
     /** rowflow's configuration for this stack as the {@code rowflow} principal, with {@code overrides}. */
