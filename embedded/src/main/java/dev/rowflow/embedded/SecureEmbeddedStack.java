@@ -81,6 +81,15 @@ public final class SecureEmbeddedStack implements AutoCloseable {
      * {@link #HBASE_SERVICE}); every ticket the KDC issues lives {@code maxTicketLifetime}.
      */
     public static SecureEmbeddedStack start(Duration maxTicketLifetime) {
+        return start(maxTicketLifetime, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #start(Duration)}, and the broker makes every client authenticate again within
+     * {@code kafkaReauthentication} ({@code connections.max.reauth.ms}; zero: never), so a Kafka
+     * client must keep a valid ticket for as long as it runs.
+     */
+    public static SecureEmbeddedStack start(Duration maxTicketLifetime, Duration kafkaReauthentication) {
         Path dir = TempDirs.create("rowflow-secure-stack-");
         EmbeddedKdc kdc = null;
         EmbeddedKafka kafka = null;
@@ -88,7 +97,8 @@ public final class SecureEmbeddedStack implements AutoCloseable {
             kdc = EmbeddedKdc.start(dir.resolve("kdc"), maxTicketLifetime);
             Path kafkaKeytab = kdc.createPrincipal(dir.resolve("kafka-service.keytab"), KAFKA_SERVICE);
             Path hbaseKeytab = kdc.createPrincipal(dir.resolve("hbase-service.keytab"), HBASE_SERVICE);
-            kafka = EmbeddedKafka.startWithKerberos(dir, kafkaKeytab, kdc.principal(KAFKA_SERVICE));
+            kafka = EmbeddedKafka.startWithKerberos(dir, kafkaKeytab, kdc.principal(KAFKA_SERVICE),
+                    kafkaReauthentication);
             EmbeddedHBase hbase = EmbeddedHBase.startSecured(dir, new EmbeddedHBase.Kerberos(
                     kdc.principal(HBASE_SERVICE), hbaseKeytab, List.of(ADMIN)));
             return new SecureEmbeddedStack(dir, kdc, kafka, hbase);

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.security.auth.Subject;
 import javax.security.auth.kerberos.KerberosPrincipal;
+import javax.security.auth.kerberos.KerberosTicket;
 import javax.security.auth.kerberos.KeyTab;
 import javax.security.auth.login.AppConfigurationEntry;
 import javax.security.auth.login.LoginContext;
@@ -25,6 +26,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,6 +65,8 @@ public final class KerberosLogin {
     private static ScheduledExecutorService relogin;
     /** The principal this process logged in as, once it has. */
     private static String loggedIn;
+    /** When the ticket seen at the last check expires (the relogin thread's only). */
+    private static Date ticketEnd;
 
     private KerberosLogin() {
     }
@@ -284,7 +288,17 @@ public final class KerberosLogin {
         });
         relogin.scheduleWithFixedDelay(() -> {
             try {
-                UserGroupInformation.getLoginUser().checkTGTAndReloginFromKeytab();
+                UserGroupInformation user = UserGroupInformation.getLoginUser();
+                user.checkTGTAndReloginFromKeytab();
+                // Renewed here or by the HBase client (its own chore, or on a refused connection).
+                Date end = ticketEnd(user);
+                if (end != null && !end.equals(ticketEnd)) {
+                    if (ticketEnd != null) {
+                        LOG.info("Kerberos: renewed the login of {} from its keytab; its ticket is valid until {}",
+                                loggedIn, end.toInstant());
+                    }
+                    ticketEnd = end;
+                }
             } catch (IOException | RuntimeException e) {
                 // The KDC may be down for a while: HBase connections already open keep working, new
                 // ones wait in the client's retries; the next round tries again.
@@ -292,6 +306,28 @@ public final class KerberosLogin {
                         messages(e));
             }
         }, RELOGIN_CHECK_SECONDS, RELOGIN_CHECK_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** When the login's ticket-granting ticket expires, or null without one. */
+    private static Date ticketEnd(UserGroupInformation user) {
+        Subject subject;
+        try {
+            // Hadoop 2.10 keeps the login's Subject protected; it holds the tickets.
+            java.lang.reflect.Method getSubject = UserGroupInformation.class.getDeclaredMethod("getSubject");
+            getSubject.setAccessible(true);
+            subject = (Subject) getSubject.invoke(user);
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
+        if (subject == null) {
+            return null;
+        }
+        for (KerberosTicket ticket : subject.getPrivateCredentials(KerberosTicket.class)) {
+            if (ticket.getServer().getName().startsWith("krbtgt/")) {
+                return ticket.getEndTime();
+            }
+        }
+        return null;
     }
 
     private static String messages(Throwable e) {
