@@ -78,6 +78,12 @@ class KerberosPipelineIT {
         }
         assertThat(TableRows.count(stack.hbase().connection(), "krb_data")).isEqualTo(3_000);
         assertThat(TableRows.count(stack.hbase().connection(), "krb_index")).isEqualTo(3_000);
+        // The commands log in as the pipeline does: the index checked, rows read back.
+        Path config = configFile(dir, Map.of("application.id", "it-kerberos", "topic.logs", topic,
+                "table.log.data", "krb_data", "table.log.index", "krb_index"));
+        assertThat(runCommand(dir, config, "index", "verify")).contains("Kerberos: logged in to HBase as rowflow@");
+        assertThat(runCommand(dir, config, "query", "range", "--from", "2023-11-14T22:13:20Z", "--to",
+                "2023-11-14T22:14:20Z", "--limit", "5", "--json")).contains("\"hostname\"");
         assertThat(Files.readString(dir.resolve("rowflow.log")))
                 .contains("Kerberos: logged in to HBase as rowflow@" + stack.kdc().realm());
     }
@@ -185,8 +191,8 @@ class KerberosPipelineIT {
         }
     }
 
-    /** Runs {@code rowflow <args> -c config} (the production jar) and expects exit 0. */
-    private static void runCommand(Path dir, Path config, String... args) throws Exception {
+    /** Runs {@code rowflow <args> -c config} (the production jar), expects exit 0 and returns its output. */
+    private static String runCommand(Path dir, Path config, String... args) throws Exception {
         java.util.List<String> command = new java.util.ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(stack.jvmOptions());
@@ -198,6 +204,7 @@ class KerberosPipelineIT {
         assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("%s done", command).isTrue();
         assertThat(process.exitValue()).as("rowflow %s; its output:%n%s", String.join(" ", args), Files.readString(log))
                 .isZero();
+        return Files.readString(log);
     }
 
     /** Starts rowflow with {@code config} and expects exit 2 with {@code message} in its output. */
