@@ -6,6 +6,22 @@ the other paths are written into that file, so they are declared once, here.
 {{- define "rowflow.kafkaTlsDir" -}}/etc/rowflow/kafka-tls{{- end -}}
 {{- define "rowflow.hbaseSiteDir" -}}/etc/rowflow/hbase{{- end -}}
 {{- define "rowflow.hbaseKeytabDir" -}}/etc/rowflow/hbase-keytab{{- end -}}
+{{- define "rowflow.kafkaKeytabDir" -}}/etc/rowflow/kafka-keytab{{- end -}}
+{{- /* "true" when Kafka is reached with SASL/GSSAPI (Kerberos), else empty. */}}
+{{- define "rowflow.kafkaGssapi" -}}
+{{- if and .Values.kafka.sasl.enabled (eq .Values.kafka.sasl.mechanism "GSSAPI") }}true{{ end }}
+{{- end -}}
+{{- /* The keytab rowflow logs in to Kafka with: its own Secret's, or HBase's. */}}
+{{- define "rowflow.kafkaKeytabPath" -}}
+{{- $k := .Values.kafka.sasl.kerberos }}
+{{- if $k.secretName }}
+{{- printf "%s/%s" (include "rowflow.kafkaKeytabDir" .) $k.keytabKey }}
+{{- else if .Values.hbase.kerberos.enabled }}
+{{- printf "%s/%s" (include "rowflow.hbaseKeytabDir" .) .Values.hbase.kerberos.keytabKey }}
+{{- else }}
+{{- fail "kafka.sasl.kerberos.secretName is required with kafka.sasl.mechanism GSSAPI unless hbase.kerberos.enabled (whose keytab then serves both)" }}
+{{- end }}
+{{- end -}}
 {{- define "rowflow.krb5Dir" -}}/etc/rowflow/krb5{{- end -}}
 {{- define "rowflow.registryTlsDir" -}}/etc/rowflow/registry-tls{{- end -}}
 {{- define "rowflow.bigtableDir" -}}/etc/rowflow/bigtable{{- end -}}
@@ -136,7 +152,7 @@ user's options, which come last and so win.
 {{- define "rowflow.javaToolOptions" -}}
 {{- $gc := dict "serial" "-XX:+UseSerialGC" "parallel" "-XX:+UseParallelGC" "g1" "-XX:+UseG1GC" }}
 {{- $opts := list (printf "-XX:MaxRAMPercentage=%.1f" (float64 .Values.jvm.maxRamPercentage)) (get $gc .Values.jvm.gc) "-XX:+ExitOnOutOfMemoryError" }}
-{{- if and .Values.hbase.kerberos.enabled .Values.hbase.kerberos.krb5ConfigMap }}
+{{- if and (or .Values.hbase.kerberos.enabled (include "rowflow.kafkaGssapi" .)) .Values.hbase.kerberos.krb5ConfigMap }}
 {{- $opts = append $opts (printf "-Djava.security.krb5.conf=%s/%s" (include "rowflow.krb5Dir" .) .Values.hbase.kerberos.krb5ConfigKey) }}
 {{- end }}
 {{- with .Values.jvm.extraOptions }}
@@ -206,6 +222,13 @@ survive a restart), a Deployment otherwise.
 {{- end }}
 {{- if $v.kafka.sasl.enabled }}
 {{- $_ = set $p "kafka.sasl.mechanism" $v.kafka.sasl.mechanism }}
+{{- if include "rowflow.kafkaGssapi" . }}
+{{- $k := $v.kafka.sasl.kerberos }}
+{{- $principal := required "kafka.sasl.kerberos.principal is required with kafka.sasl.mechanism GSSAPI: rowflow's principal in the keytab, e.g. rowflow@EXAMPLE.COM" $k.principal }}
+{{- $_ = set $p "kafka.sasl.kerberos.service.name" $k.serviceName }}
+{{- /* No secret in it: the keytab's path and the principal. */}}
+{{- $_ = set $p "kafka.sasl.jaas.config" (printf "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true keyTab=\"%s\" principal=\"%s\";" (include "rowflow.kafkaKeytabPath" .) $principal) }}
+{{- end }}
 {{- end }}
 {{- $_ = set $p "store" $v.store }}
 {{- if eq $v.store "bigtable" }}

@@ -146,8 +146,9 @@ class ChartTest {
         // Kubernetes waits longer than rowflow's own shutdown timeout before it kills the pod.
         long shutdownMillis = Long.parseLong(properties.getProperty("shutdown.timeout.ms"));
         assertThat(pod.getTerminationGracePeriodSeconds() * 1000).isGreaterThan(shutdownMillis);
-        // No secret in the ConfigMap.
-        assertThat(properties.stringPropertyNames()).noneMatch(k -> k.contains("password") || k.contains("jaas"));
+        // No secret in the ConfigMap (a Kerberos JAAS line holds a keytab's path and a principal, no secret).
+        assertThat(properties.stringPropertyNames()).noneMatch(k -> k.contains("password") || k.contains("jaas")
+                && !properties.getProperty(k).startsWith("com.sun.security.auth.module.Krb5LoginModule required "));
 
         V1Service service = release.get("Service", V1Service.class);
         assertThat(service.getSpec().getPorts()).anySatisfy(p -> assertThat(p.getPort()).isEqualTo(8080));
@@ -185,6 +186,53 @@ class ChartTest {
         });
         assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getSecret()).isNotNull());
         assertThat(release.has("NetworkPolicy")).isTrue();
+    }
+
+    @Test
+    void shouldLogInToKafkaWithGssapiFromTheKeytabWithoutASecretInTheJaasLine() throws Exception {
+        Rendered release = render(Chart.CI_VALUES.resolve("kerberos-values.yaml"), Map.of());
+        V1PodSpec pod = release.get("Deployment", V1Deployment.class).getSpec().getTemplate().getSpec();
+        V1Container rowflow = pod.getContainers().get(0);
+        Properties properties = properties(release);
+
+        assertThat(properties.getProperty("kafka.security.protocol")).isEqualTo("SASL_PLAINTEXT");
+        assertThat(properties.getProperty("kafka.sasl.mechanism")).isEqualTo("GSSAPI");
+        assertThat(properties.getProperty("kafka.sasl.kerberos.service.name")).isEqualTo("kafka");
+        // HBase's keytab serves Kafka too when kafka.sasl.kerberos.secretName is empty.
+        assertThat(properties.getProperty("kafka.sasl.jaas.config")).isEqualTo("com.sun.security.auth.module."
+                + "Krb5LoginModule required useKeyTab=true storeKey=true keyTab=\"/etc/rowflow/hbase-keytab/"
+                + "rowflow.keytab\" principal=\"rowflow@EXAMPLE.COM\";");
+        assertThat(properties.getProperty("hbase.client.keytab.file")).isEqualTo("/etc/rowflow/hbase-keytab/rowflow.keytab");
+        Map<String, V1EnvVar> env = new HashMap<>();
+        rowflow.getEnv().forEach(e -> env.put(e.getName(), e));
+        assertThat(env).doesNotContainKeys("KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD",
+                "ROWFLOW_CONFIG_KAFKA_SASL_JAAS_CONFIG");
+        assertThat(env.get("JAVA_TOOL_OPTIONS").getValue()).contains("-Djava.security.krb5.conf=/etc/rowflow/krb5/krb5.conf");
+        // KerberosPipelineIT runs exactly this configuration against a real KDC, Kerberized HBase and
+        // a GSSAPI broker: a change of the rendering must be made there too.
+        Properties tested = new Properties();
+        try (java.io.Reader in = Files.newBufferedReader(Path.of("..", "pipeline", "src", "test", "resources", "kerberos",
+                "chart-rowflow.properties"))) {
+            tested.load(in);
+        }
+        assertThat(properties).isEqualTo(tested);
+
+        // A keytab of its own for Kafka, and Kafka alone on Kerberos: still the krb5.conf.
+        Rendered own = render(Chart.CI_VALUES.resolve("kerberos-values.yaml"), Map.of(
+                "kafka.sasl.kerberos.secretName", "rowflow-kafka-keytab", "hbase.kerberos.enabled", "false"));
+        assertThat(properties(own).getProperty("kafka.sasl.jaas.config"))
+                .contains("keyTab=\"/etc/rowflow/kafka-keytab/rowflow.keytab\"");
+        V1PodSpec ownPod = own.get("Deployment", V1Deployment.class).getSpec().getTemplate().getSpec();
+        assertThat(ownPod.getVolumes()).extracting(v -> v.getSecret() == null ? null : v.getSecret().getSecretName())
+                .contains("rowflow-kafka-keytab");
+        assertThat(ownPod.getContainers().get(0).getVolumeMounts()).extracting(m -> m.getMountPath())
+                .contains("/etc/rowflow/kafka-keytab", "/etc/rowflow/krb5").doesNotContain("/etc/rowflow/hbase-keytab");
+        assertThatThrownBy(() -> render(Chart.CI_VALUES.resolve("kerberos-values.yaml"),
+                Map.of("hbase.kerberos.enabled", "false"))).hasMessageContaining(
+                "kafka.sasl.kerberos.secretName is required with kafka.sasl.mechanism GSSAPI unless hbase.kerberos.enabled");
+        assertThatThrownBy(() -> render(Chart.CI_VALUES.resolve("kerberos-values.yaml"),
+                Map.of("kafka.sasl.kerberos.principal", ""))).hasMessageContaining(
+                "kafka.sasl.kerberos.principal is required with kafka.sasl.mechanism GSSAPI");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.guarantees;
 
+import dev.rowflow.embedded.EmbeddedKdc;
 import dev.rowflow.embedded.SecureEmbeddedStack;
 import dev.rowflow.embedded.load.LogEventGenerator;
 import dev.rowflow.embedded.load.LogEventProducer;
@@ -86,6 +87,55 @@ class KerberosPipelineIT {
                 "2023-11-14T22:14:20Z", "--limit", "5", "--json")).contains("\"hostname\"");
         assertThat(Files.readString(dir.resolve("rowflow.log")))
                 .contains("Kerberos: logged in to HBase as rowflow@" + stack.kdc().realm());
+    }
+
+    /**
+     * What the Helm chart renders for Kafka over GSSAPI and a Kerberized HBase
+     * ({@code helm/rowflow/ci/kerberos-values.yaml}; ChartTest checks that the rendering is this
+     * file, key for key), run as it is: only the mount paths and the addresses of its placeholders
+     * become this stack's.
+     */
+    @Test
+    void shouldRunWithTheConfigurationTheChartRenders(@TempDir Path dir) throws Exception {
+        java.util.Properties chart = new java.util.Properties();
+        try (java.io.InputStream in = KerberosPipelineIT.class.getResourceAsStream("/kerberos/chart-rowflow.properties")) {
+            chart.load(in);
+        }
+        assertThat(chart.getProperty("kafka.sasl.mechanism")).isEqualTo("GSSAPI");
+        assertThat(chart.getProperty("hbase.security.authentication")).isEqualTo("kerberos");
+        Map<String, String> props = new LinkedHashMap<>();
+        for (String key : chart.stringPropertyNames()) {
+            props.put(key, chart.getProperty(key).replace("/etc/rowflow/hbase-keytab/rowflow.keytab",
+                    stack.keytab(ROWFLOW).toString()));
+        }
+        props.put("kafka.bootstrap.servers", stack.kafka().bootstrapServers());
+        props.putAll(stack.hbase().clientProperties().entrySet().stream()
+                .filter(e -> e.getKey().startsWith("hbase.zookeeper") || e.getKey().startsWith("zookeeper."))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+        props.put("kafka.state.dir", dir.resolve("state").toString());
+        String topic = "chart-logs";
+        props.putAll(Map.of("application.id", "it-kerberos-chart", "topic.logs", topic, "table.log.data", "krb_chart_data",
+                "table.log.index", "krb_chart_index", "table.log.summary", "krb_chart_summary",
+                "kafka.commit.interval.ms", "1000"));
+        Path config = dir.resolve("rowflow.properties");
+        Files.writeString(config, props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining("\n")));
+        Map<String, Object> producerClient = stack.kafkaClientProperties("producer");
+        try (Admin admin = Admin.create(producerClient)) {
+            KafkaTopics.createIfAbsent(admin, topic, Optional.of(2), Duration.ofSeconds(30));
+            try (LogEventProducer producer = LogEventProducer.open(producerClient, topic)) {
+                producer.sendAll(new LogEventGenerator(37, 20, 1_700_000_000_000L), 1_000, () -> false);
+            }
+            RowflowProcess rowflow = RowflowProcess.start(config, dir, stack.jvmOptions());
+            try {
+                awaitCommitted(admin, rowflow, "it-kerberos-chart", topic, 1_000);
+                assertThat(rowflow.terminate()).as("exit status after SIGTERM; log:%n%s", rowflow.logTail()).isZero();
+            } finally {
+                rowflow.kill();
+            }
+        }
+        assertThat(TableRows.count(stack.hbase().connection(), "krb_chart_data")).isEqualTo(1_000);
+        assertThat(TableRows.count(stack.hbase().connection(), "krb_chart_index")).isEqualTo(1_000);
     }
 
     /**
@@ -176,6 +226,15 @@ class KerberosPipelineIT {
         assertRefused(config, dir, "rowflow: configuration error: Invalid value departed@" + stack.kdc().realm()
                 + " for configuration hbase.client.keytab.principal: the KDC does not know this principal "
                 + "(Client not found in Kerberos database (6) - Client not found in Kerberos database)");
+    }
+
+    @Test
+    void shouldRefuseToStartWhenItsKafkaLoginCannotWorkNamingTheSetting(@TempDir Path dir) throws Exception {
+        Path config = configFile(dir, Map.of("application.id", "it-kerberos-kafka-jaas", "kafka.sasl.jaas.config",
+                EmbeddedKdc.kafkaJaasConfig(stack.keytab(ROWFLOW), "stranger")));
+        assertRefused(config, dir, "rowflow: configuration error: Invalid value " + stack.keytab(ROWFLOW)
+                + " for configuration kafka.sasl.jaas.config keyTab: holds no key this JVM can use for stranger@"
+                + stack.kdc().realm() + "; it holds [rowflow@" + stack.kdc().realm() + "]");
     }
 
     @Test
