@@ -207,6 +207,20 @@ public final class EmbeddedKafka implements AutoCloseable {
         return "127.0.0.1:" + brokerPort;
     }
 
+    /**
+     * {@code bootstrap.servers} of the node's own plaintext listener (inter-broker, on loopback),
+     * for a test that must reach the broker while its clients cannot authenticate — a KDC outage —
+     * and for nothing else; empty on a node whose clients already connect in plaintext.
+     */
+    public java.util.Optional<String> internalBootstrapServers() {
+        for (String listener : props.getProperty("advertised.listeners").split(",")) {
+            if (listener.startsWith("INTERNAL://")) {
+                return java.util.Optional.of(listener.substring("INTERNAL://".length()));
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     @Override
     public void close() {
         server.shutdown();

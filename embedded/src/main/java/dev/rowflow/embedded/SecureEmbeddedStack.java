@@ -42,6 +42,7 @@ public final class SecureEmbeddedStack implements AutoCloseable {
     public static final String KAFKA_SERVICE = "kafka/localhost";
     /** A user HBase treats as superuser besides the service ({@code hbase.superuser}). */
     public static final String ADMIN = "admin";
+    private static final String KAFKA_SERVICE_KEYTAB = "kafka-service.keytab";
 
     private final Path dir;
     private final EmbeddedKdc kdc;
@@ -95,7 +96,7 @@ public final class SecureEmbeddedStack implements AutoCloseable {
         EmbeddedKafka kafka = null;
         try {
             kdc = EmbeddedKdc.start(dir.resolve("kdc"), maxTicketLifetime);
-            Path kafkaKeytab = kdc.createPrincipal(dir.resolve("kafka-service.keytab"), KAFKA_SERVICE);
+            Path kafkaKeytab = kdc.createPrincipal(dir.resolve(KAFKA_SERVICE_KEYTAB), KAFKA_SERVICE);
             Path hbaseKeytab = kdc.createPrincipal(dir.resolve("hbase-service.keytab"), HBASE_SERVICE);
             kafka = EmbeddedKafka.startWithKerberos(dir, kafkaKeytab, kdc.principal(KAFKA_SERVICE),
                     kafkaReauthentication);
@@ -125,6 +126,14 @@ public final class SecureEmbeddedStack implements AutoCloseable {
     /** The secured cluster; its {@link EmbeddedHBase#connection()} is the superuser's. */
     public EmbeddedHBase hbase() {
         return hbase;
+    }
+
+    /**
+     * The keytab the broker logs in with as {@link #KAFKA_SERVICE}: for a second broker of the same
+     * realm (e.g. {@link EmbeddedKafka#startWithKerberosTls}).
+     */
+    public Path kafkaServiceKeytab() {
+        return dir.resolve(KAFKA_SERVICE_KEYTAB);
     }
 
     /** The stack's own directory (deleted with it). */

@@ -25,6 +25,7 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
@@ -60,6 +61,11 @@ public final class KerberosLogin {
 
     private static final Logger LOG = LoggerFactory.getLogger(KerberosLogin.class);
     private static final Pattern KERBEROS_CODE = Pattern.compile("\\((\\d+)\\)");
+    /**
+     * A clock this far from the KDC's is named as the cause of a refused key: within a minute,
+     * a refusal is the key's; Kerberos allows 5 minutes by default.
+     */
+    private static final Duration CLOCK_OFFSET_WORTH_NAMING = Duration.ofMinutes(1);
     /** How often the login is checked; it is renewed from the keytab at 80 % of the ticket's life. */
     private static final long RELOGIN_CHECK_SECONDS = 10;
     private static ScheduledExecutorService relogin;
@@ -182,8 +188,9 @@ public final class KerberosLogin {
      */
     static String canonical(String key, String principal) {
         try {
-            String expanded = SecurityUtil.getServerPrincipal(principal, (String) null);
-            return new KerberosPrincipal(expanded).getName();
+            // The realm first: Hadoop expands _HOST only in a principal of three parts, name/host@REALM.
+            String withRealm = new KerberosPrincipal(principal).getName();
+            return new KerberosPrincipal(SecurityUtil.getServerPrincipal(withRealm, (String) null)).getName();
         } catch (IOException | IllegalArgumentException e) {
             throw new ConfigException(key, principal, "not a Kerberos principal here: " + messages(e));
         }
@@ -240,7 +247,17 @@ public final class KerberosLogin {
             }
             Matcher code = KERBEROS_CODE.matcher(message);
             if (code.find()) {
-                switch (Integer.parseInt(code.group(1))) {
+                int kerberosCode = Integer.parseInt(code.group(1));
+                Optional<Duration> offset = kerberosCode == 24 || kerberosCode == 31 || kerberosCode == 37
+                        ? clockOffset(e) : Optional.empty();
+                if (offset.isPresent() && offset.get().abs().compareTo(CLOCK_OFFSET_WORTH_NAMING) >= 0) {
+                    // The KDC's error carries its own time: a stale key and a wrong clock look alike
+                    // otherwise (Kerby, Active Directory report both as pre-authentication failed).
+                    return new ConfigException(KRB5_CONF, System.getProperty(KRB5_CONF, "/etc/krb5.conf"),
+                            "this host's clock differs from the KDC's by more than the allowed skew: it is "
+                                    + describe(offset.get()) + " the KDC's (" + message + ")");
+                }
+                switch (kerberosCode) {
                     case 6:
                         return new ConfigException(principalKey, principal, "the KDC does not know this principal ("
                                 + message + ")");
@@ -269,6 +286,42 @@ public final class KerberosLogin {
             }
         }
         return new ConfigException(principalKey, principal, "Kerberos login from " + keytab + " failed: " + messages(e));
+    }
+
+    /**
+     * This host's clock minus the KDC's, from the server time of the KDC's error (KRB-ERROR's
+     * {@code stime}) where the login failed on one; empty where the JDK's internal classes are not
+     * exported to rowflow (the jar's manifest exports them).
+     */
+    static Optional<Duration> clockOffset(Throwable e) {
+        long here = System.currentTimeMillis();
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (!"sun.security.krb5.KrbException".equals(t.getClass().getName())) {
+                continue;
+            }
+            try {
+                Object error = t.getClass().getMethod("getError").invoke(t);
+                if (error == null) {
+                    return Optional.empty();
+                }
+                Object serverTime = error.getClass().getMethod("getServerTime").invoke(error);
+                if (serverTime == null) {
+                    return Optional.empty();
+                }
+                long kdc = (long) serverTime.getClass().getMethod("getTime").invoke(serverTime);
+                return Optional.of(Duration.ofMillis(here - kdc));
+            } catch (ReflectiveOperationException | RuntimeException notExported) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** "about 10 min behind" or "about 3 min ahead of". */
+    private static String describe(Duration offset) {
+        // In whole minutes: the KDC's time is read a moment after it was sent.
+        long minutes = Math.round(Math.abs(offset.toMillis()) / 60_000.0);
+        return "about " + minutes + " min" + (offset.isNegative() ? " behind" : " ahead of");
     }
 
     private static String realmOf(String principal) {

@@ -6,6 +6,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.time.Duration;
@@ -43,6 +44,8 @@ public final class TopicSample {
     public static Optional<Integer> read(RowflowConfig config, String topic, int sample, From from, Duration timeout,
                                          Consumer<ConsumerRecord<byte[], byte[]>> each) {
         Map<String, Object> props = config.kafkaProperties();
+        // A GSSAPI login checked as `run` checks it, _HOST in its principal expanded.
+        KerberosLogin.checkKafka(props).ifPresent(jaas -> props.put(SaslConfigs.SASL_JAAS_CONFIG, jaas));
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, Math.min(sample, 5000)));

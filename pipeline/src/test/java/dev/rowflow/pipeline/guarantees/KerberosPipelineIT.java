@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.guarantees;
 
+import dev.rowflow.embedded.EmbeddedKafka;
 import dev.rowflow.embedded.EmbeddedKdc;
 import dev.rowflow.embedded.SecureEmbeddedStack;
 import dev.rowflow.embedded.load.LogEventGenerator;
@@ -7,9 +8,14 @@ import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.embedded.load.Offsets;
 import dev.rowflow.embedded.load.TableRows;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
+import dev.rowflow.pipeline.security.TestCertificates;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.security.access.AccessControlClient;
 import org.apache.hadoop.hbase.security.access.Permission;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,13 +23,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class KerberosPipelineIT {
     private static final String ROWFLOW = "rowflow";
+    private static final String TLS_PASSWORD = "changeit-tls";
     private static final java.util.List<String> TABLES_REFUSED = java.util.List.of("krb_refused_data",
             "krb_refused_index", "krb_refused_summary");
     private static SecureEmbeddedStack stack;
@@ -87,6 +98,88 @@ class KerberosPipelineIT {
                 "2023-11-14T22:14:20Z", "--limit", "5", "--json")).contains("\"hostname\"");
         assertThat(Files.readString(dir.resolve("rowflow.log")))
                 .contains("Kerberos: logged in to HBase as rowflow@" + stack.kdc().realm());
+    }
+
+    /**
+     * Kafka over SASL_SSL (GSSAPI inside TLS, a broker certificate from a test CA), rowflow's
+     * principal written as {@code rowflow/_HOST} for HBase and in Kafka's JAAS line (expanded to
+     * this host's canonical name), and a key of uid parts; then {@code rowflow keys decode -c} reads
+     * the names back from the secured UID table and {@code keys encode -c} turns them into the same
+     * key.
+     */
+    @Test
+    void shouldWriteOverSaslSslAsAHostPrincipalAndResolveKeysFromTheSecuredUidTable(@TempDir Path dir)
+            throws Exception {
+        String host = InetAddress.getLocalHost().getCanonicalHostName().toLowerCase(Locale.ROOT);
+        String user = "rowflow/" + host;
+        Path keytab = stack.keytab(user);
+        Path brokerKeystore = dir.resolve("broker.p12");
+        Path truststore = dir.resolve("truststore.p12");
+        TestCertificates.create(dir, TLS_PASSWORD, brokerKeystore, truststore, dir.resolve("other-truststore.p12"));
+        String topic = "secure-tls-logs";
+        Path brokerDir = Files.createDirectories(dir.resolve("tls-broker"));
+        try (EmbeddedKafka tls = EmbeddedKafka.startWithKerberosTls(brokerDir, brokerKeystore, TLS_PASSWORD,
+                stack.kafkaServiceKeytab(), stack.principal(SecureEmbeddedStack.KAFKA_SERVICE))) {
+            Map<String, Object> client = new LinkedHashMap<>(stack.kafkaClientProperties("producer"));
+            client.put("bootstrap.servers", tls.bootstrapServers());
+            client.put("security.protocol", "SASL_SSL");
+            client.put("ssl.truststore.location", truststore.toString());
+            client.put("ssl.truststore.type", "PKCS12");
+            client.put("ssl.truststore.password", TLS_PASSWORD);
+            Map<String, String> props = new LinkedHashMap<>(stack.rowflowProperties(user));
+            client.forEach((key, value) -> {
+                if (!key.startsWith("sasl.")) {
+                    props.put("kafka." + key, String.valueOf(value));
+                }
+            });
+            props.put("kafka.sasl.jaas.config", EmbeddedKdc.kafkaJaasConfig(keytab, "rowflow/_HOST"));
+            props.put("hbase.client.keytab.principal", "rowflow/_HOST");
+            props.put("hbase.client.kerberos.principal", "rowflow/_HOST");
+            props.putAll(Map.of("application.id", "it-kerberos-tls", "topic.logs", topic,
+                    "table.log.data", "krb_tls_data", "table.log.index", "krb_tls_index",
+                    "table.log.summary", "krb_tls_summary", "table.uid", "krb_tls_uid",
+                    "keying.layout.log.data", "hostname:uid, eventType:uid, timestamp:ts",
+                    "kafka.state.dir", dir.resolve("state").toString(), "kafka.commit.interval.ms", "1000"));
+            Path config = dir.resolve("rowflow.properties");
+            Files.writeString(config, props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining("\n")));
+
+            try (Admin admin = Admin.create(client)) {
+                KafkaTopics.createIfAbsent(admin, topic, Optional.of(2), Duration.ofSeconds(30));
+                try (LogEventProducer producer = LogEventProducer.open(client, topic)) {
+                    producer.sendAll(new LogEventGenerator(35, 20, 1_700_000_000_000L), 1_000, () -> false);
+                }
+                RowflowProcess rowflow = RowflowProcess.start(config, dir, stack.jvmOptions());
+                try {
+                    awaitCommitted(admin, rowflow, "it-kerberos-tls", topic, 1_000);
+                    assertThat(rowflow.terminate()).as("exit status after SIGTERM; log:%n%s", rowflow.logTail())
+                            .isZero();
+                } finally {
+                    rowflow.kill();
+                }
+            }
+            assertThat(Files.readString(dir.resolve("rowflow.log")))
+                    .contains("Kerberos: logged in to HBase as rowflow/" + host + "@" + stack.kdc().realm());
+        }
+        assertThat(TableRows.count(stack.hbase().connection(), "krb_tls_data")).isEqualTo(1_000);
+        assertThat(TableRows.count(stack.hbase().connection(), "krb_tls_index")).isEqualTo(1_000);
+
+        byte[] key;
+        try (Table table = stack.hbase().connection().getTable(TableName.valueOf("krb_tls_data"));
+             ResultScanner rows = table.getScanner(new Scan().setLimit(1))) {
+            key = rows.next().getRow();
+        }
+        Path config = dir.resolve("rowflow.properties");
+        String decoded = runCommand(dir, config, "keys", "decode", "--input", "logs", "0x" + Bytes.toHex(key));
+        Matcher hostname = Pattern.compile("hostname:uid: \\d+ +\\((\\S+)\\)").matcher(decoded);
+        Matcher eventType = Pattern.compile("eventType:uid: \\d+ +\\((\\S+)\\)").matcher(decoded);
+        Matcher time = Pattern.compile("timestamp:ts: (\\d+)").matcher(decoded);
+        assertThat(hostname.find() && eventType.find() && time.find()).as("names from the UID table in:%n%s", decoded)
+                .isTrue();
+        assertThat(hostname.group(1)).endsWith(".example.com");
+        String encoded = runCommand(dir, config, "keys", "encode", "--input", "logs", "hostname=" + hostname.group(1),
+                "eventType=" + eventType.group(1), "timestamp=" + time.group(1));
+        assertThat(encoded).contains(Bytes.toStringBinary(key));
     }
 
     /**
@@ -250,6 +343,26 @@ class KerberosPipelineIT {
         }
     }
 
+    /**
+     * A host whose clock is 10 minutes behind the KDC's (Kerberos allows 5): rowflow runs under
+     * libfaketime (Debian's {@code faketime} package), the one way to give a real JVM a wrong
+     * clock; the KDC refuses its login and rowflow says the clock is the cause.
+     */
+    @Test
+    void shouldRefuseToStartWithAClockTheKdcDoesNotAcceptNamingTheCause(@TempDir Path dir) throws Exception {
+        Path faketime = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(faketime),
+                "libfaketime is not installed (Debian's faketime package): no wrong clock to test with");
+        Path config = configFile(dir, Map.of("application.id", "it-kerberos-skew"));
+        RowflowProcess rowflow = RowflowProcess.start(config, dir.resolve("rowflow.log"), stack.jvmOptions(),
+                Map.of("LD_PRELOAD", faketime.toString(), "FAKETIME", "-10m",
+                        // the JVM's timed waits run on the monotonic clock: leave it alone
+                        "FAKETIME_DONT_FAKE_MONOTONIC", "1"));
+        assertExitsRefused(rowflow, "rowflow: configuration error: Invalid value " + stack.kdc().krb5Conf()
+                + " for configuration java.security.krb5.conf: this host's clock differs from the KDC's by more "
+                + "than the allowed skew: it is about 10 min behind the KDC's (");
+    }
+
     /** Runs {@code rowflow <args> -c config} (the production jar), expects exit 0 and returns its output. */
     private static String runCommand(Path dir, Path config, String... args) throws Exception {
         java.util.List<String> command = new java.util.ArrayList<>();
@@ -268,7 +381,10 @@ class KerberosPipelineIT {
 
     /** Starts rowflow with {@code config} and expects exit 2 with {@code message} in its output. */
     private static void assertRefused(Path config, Path dir, String message) throws Exception {
-        RowflowProcess rowflow = RowflowProcess.start(config, dir, stack.jvmOptions());
+        assertExitsRefused(RowflowProcess.start(config, dir, stack.jvmOptions()), message);
+    }
+
+    private static void assertExitsRefused(RowflowProcess rowflow, String message) throws Exception {
         assertThat(rowflow.process().waitFor(90, TimeUnit.SECONDS)).as("exited; log:%n%s", rowflow.logTail()).isTrue();
         assertThat(rowflow.process().exitValue()).as("log:%n%s", rowflow.logTail()).isEqualTo(2);
         assertThat(rowflow.logTail()).contains(message);

@@ -24,12 +24,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -54,7 +51,7 @@ class KafkaSecurityIT {
         Path broker = dir.resolve("broker.p12");
         Path truststore = dir.resolve("truststore.p12");
         Path otherTruststore = dir.resolve("other-truststore.p12");
-        certificates(dir, broker, truststore, otherTruststore);
+        TestCertificates.create(dir, PASSWORD, broker, truststore, otherTruststore);
 
         try (EmbeddedKafka kafka = EmbeddedKafka.startWithTls(dir, broker, PASSWORD)) {
             RowflowConfig config = ingest(stack, kafka, "tls", Map.of(
@@ -137,44 +134,6 @@ class KafkaSecurityIT {
     private static String jaas(String user, String password) {
         return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
                 + "\" password=\"" + password + "\";";
-    }
-
-    /** A CA, a broker certificate it signs (SAN 127.0.0.1), a truststore with the CA, one with another CA. */
-    private static void certificates(Path dir, Path broker, Path truststore, Path otherTruststore) throws Exception {
-        Path ca = dir.resolve("ca.p12");
-        Path otherCa = dir.resolve("other-ca.p12");
-        keytool("-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=rowflow test CA",
-                "-ext", "bc:c", "-validity", "2", "-keystore", ca.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
-        keytool("-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=some other CA",
-                "-ext", "bc:c", "-validity", "2", "-keystore", otherCa.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
-        keytool("-exportcert", "-alias", "ca", "-keystore", ca.toString(), "-storepass", PASSWORD, "-rfc",
-                "-file", dir.resolve("ca.pem").toString());
-        keytool("-exportcert", "-alias", "ca", "-keystore", otherCa.toString(), "-storepass", PASSWORD, "-rfc",
-                "-file", dir.resolve("other-ca.pem").toString());
-        keytool("-genkeypair", "-alias", "broker", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=localhost",
-                "-validity", "2", "-keystore", broker.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
-        keytool("-certreq", "-alias", "broker", "-keystore", broker.toString(), "-storepass", PASSWORD,
-                "-file", dir.resolve("broker.csr").toString());
-        keytool("-gencert", "-alias", "ca", "-keystore", ca.toString(), "-storepass", PASSWORD, "-validity", "2",
-                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-infile", dir.resolve("broker.csr").toString(), "-rfc",
-                "-outfile", dir.resolve("broker.pem").toString());
-        keytool("-importcert", "-alias", "ca", "-file", dir.resolve("ca.pem").toString(), "-keystore", broker.toString(),
-                "-storepass", PASSWORD, "-noprompt");
-        keytool("-importcert", "-alias", "broker", "-file", dir.resolve("broker.pem").toString(),
-                "-keystore", broker.toString(), "-storepass", PASSWORD, "-noprompt");
-        keytool("-importcert", "-alias", "ca", "-file", dir.resolve("ca.pem").toString(), "-keystore", truststore.toString(),
-                "-storetype", "PKCS12", "-storepass", PASSWORD, "-noprompt");
-        keytool("-importcert", "-alias", "ca", "-file", dir.resolve("other-ca.pem").toString(),
-                "-keystore", otherTruststore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD, "-noprompt");
-    }
-
-    private static void keytool(String... args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor()).as("keytool %s: %s", String.join(" ", args), output).isZero();
     }
 
     private static long rows(EmbeddedStack stack, String table) throws Exception {
