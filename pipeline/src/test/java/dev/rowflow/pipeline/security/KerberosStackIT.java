@@ -3,10 +3,12 @@ package dev.rowflow.pipeline.security;
 import dev.rowflow.embedded.SecureEmbeddedStack;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.security.AccessDeniedException;
@@ -36,12 +38,17 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The secured embedded stack for real: a KDC (Kerby, through hadoop-minikdc), HBase with
  * Kerberos RPC and the AccessController, Kafka with a SASL_PLAINTEXT GSSAPI listener. A client
  * principal writes and reads a row and a record; the KDC issues tickets of the lifetime asked.
- * Runs in a failsafe execution of its own (Kerberos state is global to a JVM).
+ * HBase's AccessController against a Kerberos-authenticated principal: a write without WRITE on
+ * the table is refused at once (AccessDeniedException is a DoNotRetryIOException: no client
+ * retries), through BufferedMutator (rowflow's path) as a RetriesExhaustedWithDetailsException
+ * whose cause is the AccessDeniedException; the grant lets the same write through, the revoke
+ * refuses it again. Runs in a failsafe execution of its own (Kerberos state is global to a JVM).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class KerberosStackIT {
@@ -168,5 +175,76 @@ class KerberosStackIT {
     @FunctionalInterface
     interface ThrowingRunnable {
         void run() throws Exception;
+    }
+
+    @Test
+    void shouldRefuseAWriteWithoutPermissionAtOnceAndLetItThroughOnceGranted() throws Exception {
+        TableName table = TableName.valueOf("kerberos_acl");
+        try (Admin admin = stack.hbase().connection().getAdmin()) {
+            admin.createTable(TableDescriptorBuilder.newBuilder(table)
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of("d")).build());
+        }
+        Put put = new Put(Bytes.toBytes("row-1")).addColumn(FAMILY, QUALIFIER, Bytes.toBytes("v"));
+
+        try (Connection connection = stack.connectionAs("nowrite")) {
+            // BufferedMutator, as rowflow's sink writes: the refusal comes back at flush, not retried.
+            long started = System.nanoTime();
+            Throwable refused;
+            try (BufferedMutator mutator = connection.getBufferedMutator(table)) {
+                mutator.mutate(put);
+                refused = catchThrowable(mutator::flush);
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            assertThat(refused).isInstanceOf(RetriesExhaustedWithDetailsException.class);
+            RetriesExhaustedWithDetailsException details = (RetriesExhaustedWithDetailsException) refused;
+            assertThat(details.getNumExceptions()).isEqualTo(1);
+            assertThat(details.getCause(0)).isInstanceOf(AccessDeniedException.class)
+                    .hasMessageContaining("Insufficient permissions")
+                    .hasMessageContaining("nowrite")
+                    .hasMessageContaining("action=WRITE");
+            // hbase.client.retries.number=5 with backoff would take many seconds had it been retried.
+            assertThat(took).isLessThan(Duration.ofSeconds(10));
+
+            // Table.put: the AccessDeniedException itself (or wrapping it), also without retries.
+            try (Table t = connection.getTable(table)) {
+                assertThat(causedBy(catchThrowable(() -> t.put(put)), AccessDeniedException.class))
+                        .isTrue();
+            }
+
+            stack.grant("nowrite", table, Permission.Action.WRITE);
+            awaitPermitted(() -> {
+                try (BufferedMutator mutator = connection.getBufferedMutator(table)) {
+                    mutator.mutate(put);
+                    mutator.flush();
+                }
+            });
+            try (Table t = stack.hbase().connection().getTable(table)) {
+                assertThat(t.get(new Get(Bytes.toBytes("row-1"))).getValue(FAMILY, QUALIFIER))
+                        .isEqualTo(Bytes.toBytes("v"));
+            }
+
+            stack.revoke("nowrite", table, Permission.Action.WRITE);
+            awaitRefused(() -> {
+                try (BufferedMutator mutator = connection.getBufferedMutator(table)) {
+                    mutator.mutate(put);
+                    mutator.flush();
+                }
+            });
+        }
+    }
+
+    /** Repeats {@code write} until HBase refuses it for lack of permission (the revoke has arrived), up to 30 s. */
+    private static void awaitRefused(ThrowingRunnable write) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Throwable result = catchThrowable(write::run);
+            if (result != null && causedBy(result, AccessDeniedException.class)) {
+                return;
+            }
+            if (result != null || System.nanoTime() > deadline) {
+                throw new AssertionError("the write was not refused after the revoke", result);
+            }
+            Thread.sleep(200);
+        }
     }
 }
