@@ -25,6 +25,8 @@ final class ChildJvm implements AutoCloseable {
     private final Process process;
     private final String name;
     private final java.util.concurrent.BlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
+    private javax.management.remote.JMXConnector jmx;
+    private com.sun.management.ThreadMXBean threads;
 
     private ChildJvm(Process process, String name, Path log) {
         this.process = process;
@@ -100,6 +102,31 @@ final class ChildJvm implements AutoCloseable {
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS;
     }
 
+    /**
+     * Bytes every thread of it has allocated so far, ended ones included (its ThreadMXBean, over
+     * JMX through the attach API; the connection is opened at the first call): exact at any moment,
+     * where a count kept by the garbage collector moves only at a collection.
+     */
+    long allocatedBytes() throws IOException {
+        if (threads == null) {
+            String address;
+            try {
+                com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(pid()));
+                try {
+                    address = vm.startLocalManagementAgent();
+                } finally {
+                    vm.detach();
+                }
+            } catch (com.sun.tools.attach.AttachNotSupportedException e) {
+                throw new IOException("cannot attach to " + name + " (pid " + pid() + ")", e);
+            }
+            jmx = javax.management.remote.JMXConnectorFactory.connect(new javax.management.remote.JMXServiceURL(address));
+            threads = java.lang.management.ManagementFactory.newPlatformMXBeanProxy(jmx.getMBeanServerConnection(),
+                    java.lang.management.ManagementFactory.THREAD_MXBEAN_NAME, com.sun.management.ThreadMXBean.class);
+        }
+        return threads.getTotalThreadAllocatedBytes();
+    }
+
     /** Its peak resident set size so far, in MB (VmHWM). */
     long peakRssMb() throws IOException {
         return statusKb("VmHWM:") >> 10;
@@ -116,6 +143,13 @@ final class ChildJvm implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        if (jmx != null) {
+            try {
+                jmx.close();
+            } catch (IOException e) {
+                // the JVM is going anyway
+            }
+        }
         try {
             process.getOutputStream().close(); // a ServerProcess ends when its input does
         } catch (IOException e) {

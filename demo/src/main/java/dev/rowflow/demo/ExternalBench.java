@@ -322,7 +322,7 @@ final class ExternalBench {
                     // Its first records: from here it works, past start-up and the group's join.
                     t0 = System.nanoTime();
                     cpu0 = rowflow.jvm().cpuSeconds();
-                    allocated0 = progress.allocated();
+                    allocated0 = rowflow.jvm().allocatedBytes();
                     machine = new CpuMeter();
                     servers0 = ServerCpu.of(servers);
                 }
@@ -332,7 +332,7 @@ final class ExternalBench {
                 if (t0 != 0 && visible == 0 && progress.sent() >= rows) {
                     visible = System.nanoTime();
                     cpu = rowflow.jvm().cpuSeconds() - cpu0;
-                    allocated = progress.allocated() - allocated0;
+                    allocated = rowflow.jvm().allocatedBytes() - allocated0;
                     peak = rowflow.jvm().peakRssMb();
                     busy = machine.stop().machineBusy();
                     server = ServerCpu.of(servers).perRowSince(servers0, rows);

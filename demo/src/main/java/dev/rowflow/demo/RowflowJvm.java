@@ -53,7 +53,7 @@ record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, ja
                 // Only the series the bench reads: rendering all of Kafka's metrics costs the process CPU.
                 java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics?" + Stream.of(
                         "kafka_stream_thread_process_total", "rowflow_sink_sent_rows_total", "rowflow_sink_rows_total",
-                        "rowflow_ready", "jvm_gc_memory_allocated_bytes_total")
+                        "rowflow_ready")
                         .map(metric -> "name%5B%5D=" + metric).collect(Collectors.joining("&"))), log);
     }
 
@@ -73,11 +73,8 @@ record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, ja
         jvm.close();
     }
 
-    /**
-     * What a rowflow run's /metrics says of its progress (zeros before it answers); {@code allocated}:
-     * bytes the JVM allocated (Micrometer's count of the young generation's growth between GCs).
-     */
-    record Progress(long consumed, long sent, long durable, boolean ready, long allocated) {
+    /** What a rowflow run's /metrics says of its progress (zeros before it answers). */
+    record Progress(long consumed, long sent, long durable, boolean ready) {
     }
 
     /** Its progress as {@code metrics} (its /metrics address) says. */
@@ -88,7 +85,6 @@ record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, ja
             long consumed = 0;
             long sent = 0;
             long durable = 0;
-            long allocated = 0;
             boolean ready = false;
             for (String line : text.split("\n")) {
                 if (line.startsWith("kafka_stream_thread_process_total{")) {
@@ -99,13 +95,11 @@ record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, ja
                     durable += value(line);
                 } else if (line.startsWith("rowflow_ready")) {
                     ready = value(line) == 1;
-                } else if (line.startsWith("jvm_gc_memory_allocated_bytes_total")) {
-                    allocated += value(line);
                 }
             }
-            return new Progress(consumed, sent, durable, ready, allocated);
+            return new Progress(consumed, sent, durable, ready);
         } catch (IOException notYet) {
-            return new Progress(0, 0, 0, false, 0);
+            return new Progress(0, 0, 0, false);
         }
     }
 
