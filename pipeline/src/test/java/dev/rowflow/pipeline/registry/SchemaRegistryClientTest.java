@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import dev.rowflow.pipeline.security.TestCertificates;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -153,13 +154,13 @@ class SchemaRegistryClientTest {
         char[] password = "changeit".toCharArray();
         Path server = dir.resolve("server.p12");
         Path trust = dir.resolve("trust.p12");
-        keytool("-genkeypair", "-alias", "registry", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=localhost",
+        TestCertificates.keytool("-genkeypair", "-alias", "registry", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=localhost",
                 "-ext", "san=ip:127.0.0.1", "-validity", "2", "-keystore", server.toString(), "-storetype", "PKCS12",
                 "-storepass", "changeit");
         Path cert = dir.resolve("registry.crt");
-        keytool("-exportcert", "-alias", "registry", "-keystore", server.toString(), "-storepass", "changeit",
+        TestCertificates.keytool("-exportcert", "-alias", "registry", "-keystore", server.toString(), "-storepass", "changeit",
                 "-file", cert.toString());
-        keytool("-importcert", "-noprompt", "-alias", "registry", "-file", cert.toString(), "-keystore", trust.toString(),
+        TestCertificates.keytool("-importcert", "-noprompt", "-alias", "registry", "-file", cert.toString(), "-keystore", trust.toString(),
                 "-storetype", "PKCS12", "-storepass", "changeit");
         KeyStore keys = KeyStore.getInstance(server.toFile(), password);
         KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
@@ -178,15 +179,6 @@ class SchemaRegistryClientTest {
         SchemaRegistryClient untrusting = client(List.of(url), Optional.empty());
         assertThatThrownBy(() -> untrusting.latest("a-value")).isInstanceOf(RegistryUnavailableException.class)
                 .hasMessageContaining("SSLHandshakeException");
-    }
-
-    private static void keytool(String... args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor()).as("keytool %s: %s", args[0], output).isZero();
     }
 
     private static int closedPort() throws IOException {

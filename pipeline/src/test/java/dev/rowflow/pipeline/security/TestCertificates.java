@@ -45,7 +45,8 @@ public final class TestCertificates {
                 "-keystore", otherTruststore.toString(), "-storetype", "PKCS12", "-storepass", password, "-noprompt");
     }
 
-    private static void keytool(String... args) throws Exception {
+    /** Runs the JDK's keytool with {@code args}; fails the test with its output if it fails. */
+    public static void keytool(String... args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         command.addAll(List.of(args));
