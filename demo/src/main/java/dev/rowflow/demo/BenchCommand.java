@@ -314,16 +314,17 @@ final class BenchCommand implements Callable<Integer> {
             out.flush();
             return;
         }
-        out.printf("%n| writer (own JVM) | rows/s | steady rows/s | CPU-s | CPU us/row | B allocated/row | peak RSS MB "
-                + "| machine busy | durable after s | HBase CPU us/row | Kafka CPU us/row |%n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|%n");
+        out.printf("%n| writer (own JVM) | rows/s | steady rows/s | CPU-s | CPU us/row | of it JIT | of it GC "
+                + "| B allocated/row | peak RSS MB | machine busy | durable after s | HBase CPU us/row | Kafka CPU us/row |%n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|%n");
         result.medians().forEach((writer, run) -> out.printf(
-                "| %s | %,.0f | %,.0f | %.1f | %.1f | %,d | %d | %.0f%% | %.1f | %.1f | %.1f |%n",
+                "| %s | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f | %,d | %d | %.0f%% | %.1f | %.1f | %.1f |%n",
                 ExternalBench.describe(writer),
                 run.rowsPerSecond(), run.steadyRowsPerSecond(), run.cpuSeconds(), run.cpuMicrosPerRow(),
+                run.jitMicrosPerRow(), run.gcMicrosPerRow(),
                 run.allocatedBytesPerRow(), run.peakRssMb(), run.machineBusy() * 100, run.durableSeconds(),
                 run.hbaseMicrosPerRow(), run.kafkaMicrosPerRow()));
-        result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | | | | |%n",
+        result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | | | | | | |%n",
                 writer, ratios.rows(), ratios.steady(), ratios.cpu()));
         for (VisibilityLatency.Result latency : result.latencies()) {
             out.printf("%nrowflow event-to-visible latency (Avro input) at %,.0f events/s (80%% of its rate) for %.0f s: "

@@ -16,9 +16,6 @@ import java.util.jar.JarFile;
  * measurement -- and what /proc says of it: CPU time and peak resident set size.
  */
 final class ChildJvm implements AutoCloseable {
-    /** Clock ticks per second of /proc/PID/stat's times (USER_HZ, 100 on Linux). */
-    private static final double TICKS = 100.0;
-
     /** Lines of a child's output that carry a message to its parent (the rest is only logged). */
     private static final List<String> MESSAGES = List.of("READY", "STARTED", "RESULT");
 
@@ -96,10 +93,7 @@ final class ChildJvm implements AutoCloseable {
 
     /** User plus system CPU seconds it has used so far. */
     double cpuSeconds() throws IOException {
-        String stat = Files.readString(Path.of("/proc", Long.toString(pid()), "stat"));
-        // Fields after the command name (which is in parentheses and may hold spaces).
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS;
+        return ThreadCpu.of(pid()).total();
     }
 
     /**

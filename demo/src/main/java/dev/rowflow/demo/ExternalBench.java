@@ -53,12 +53,14 @@ final class ExternalBench {
      * first to last record processed), CPU and bytes allocated per row over the first span, and
      * the CPU per row HBase's and Kafka's processes spent over it (what the writer costs the
      * servers on the same machine); rowflow's rows are durable (the offsets committed after them)
-     * {@code durableSeconds} after its first record.
+     * {@code durableSeconds} after its first record. Of the CPU per row, {@code jitMicrosPerRow}
+     * went to the JIT compiler's threads and {@code gcMicrosPerRow} to the collector's
+     * ({@link ThreadCpu}).
      */
     record Run(String writer, int round, long rows, double seconds, double rowsPerSecond, double steadyRowsPerSecond,
                double cpuSeconds, double cpuMicrosPerRow, long allocatedBytesPerRow, long peakRssMb,
                double machineBusy, long dataRows, double durableSeconds, double hbaseMicrosPerRow,
-               double kafkaMicrosPerRow) {
+               double kafkaMicrosPerRow, double jitMicrosPerRow, double gcMicrosPerRow) {
     }
 
     /** CPU seconds of the HBase and Kafka processes so far. */
@@ -155,10 +157,11 @@ final class ExternalBench {
                                 jvmOptions, dir);
                         runs.add(run);
                         err.printf("  round %d %-12s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
-                                        + "(%.1f us/row), %,d B allocated/row, peak RSS %d MB, machine %.0f%% busy, "
-                                        + "durable after %.1f s%n",
+                                        + "(%.1f us/row, of it JIT %.1f, GC %.1f), %,d B allocated/row, peak RSS %d MB, "
+                                        + "machine %.0f%% busy, durable after %.1f s%n",
                                 round, writer, run.rows(), run.seconds(), run.rowsPerSecond(), run.steadyRowsPerSecond(),
-                                run.cpuSeconds(), run.cpuMicrosPerRow(), run.allocatedBytesPerRow(), run.peakRssMb(),
+                                run.cpuSeconds(), run.cpuMicrosPerRow(), run.jitMicrosPerRow(), run.gcMicrosPerRow(),
+                                run.allocatedBytesPerRow(), run.peakRssMb(),
                                 run.machineBusy() * 100,
                                 run.durableSeconds());
                         err.flush();
@@ -284,12 +287,14 @@ final class ExternalBench {
             long rows = Long.parseLong(result.get("rows"));
             double seconds = Double.parseDouble(result.get("seconds"));
             double cpu = Double.parseDouble(result.get("cpuSeconds"));
+            double jit = Double.parseDouble(result.get("jitSeconds"));
+            double gc = Double.parseDouble(result.get("gcSeconds"));
             long dataRows = dataRows(base, prefix + "log_data");
             dropTables(base, prefix);
             double[] server = servers1.perRowSince(servers0, rows);
             return new Run(name, round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
                     Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
-                    dataRows, seconds, server[0], server[1]);
+                    dataRows, seconds, server[0], server[1], round1(jit * 1e6 / rows), round1(gc * 1e6 / rows));
         }
     }
 
@@ -304,8 +309,8 @@ final class ExternalBench {
             long t0 = 0;
             long t1 = 0;
             long visible = 0;
-            double cpu0 = 0;
-            double cpu = 0;
+            ThreadCpu cpu0 = null;
+            ThreadCpu cpu = null;
             long allocated0 = 0;
             long allocated = 0;
             long peak = 0;
@@ -321,7 +326,7 @@ final class ExternalBench {
                 if (t0 == 0 && progress.consumed() > 0) {
                     // Its first records: from here it works, past start-up and the group's join.
                     t0 = System.nanoTime();
-                    cpu0 = rowflow.jvm().cpuSeconds();
+                    cpu0 = ThreadCpu.of(rowflow.jvm().pid());
                     allocated0 = rowflow.jvm().allocatedBytes();
                     machine = new CpuMeter();
                     servers0 = ServerCpu.of(servers);
@@ -331,7 +336,7 @@ final class ExternalBench {
                 }
                 if (t0 != 0 && visible == 0 && progress.sent() >= rows) {
                     visible = System.nanoTime();
-                    cpu = rowflow.jvm().cpuSeconds() - cpu0;
+                    cpu = ThreadCpu.of(rowflow.jvm().pid()).since(cpu0);
                     allocated = rowflow.jvm().allocatedBytes() - allocated0;
                     peak = rowflow.jvm().peakRssMb();
                     busy = machine.stop().machineBusy();
@@ -345,9 +350,10 @@ final class ExternalBench {
                     long dataRows = dataRows(base, rowflow.dataTable());
                     rowflow.close();
                     dropTables(base, "rowflow" + format + round + "_");
-                    return new Run(writer, round, rows, seconds, rows / seconds, rows / steadySeconds, cpu,
-                            round1(cpu * 1e6 / rows), allocated / rows, peak, busy, dataRows,
-                            round1((durable - t0) / 1e9), server[0], server[1]);
+                    return new Run(writer, round, rows, seconds, rows / seconds, rows / steadySeconds, cpu.total(),
+                            round1(cpu.total() * 1e6 / rows), allocated / rows, peak, busy, dataRows,
+                            round1((durable - t0) / 1e9), server[0], server[1], round1(cpu.jit() * 1e6 / rows),
+                            round1(cpu.gc() * 1e6 / rows));
                 }
                 Thread.sleep(POLL_MILLIS);
             }
@@ -414,11 +420,14 @@ final class ExternalBench {
         List<Long> allocated = runs.stream().map(Run::allocatedBytesPerRow).sorted().toList();
         List<Double> hbase = runs.stream().map(Run::hbaseMicrosPerRow).sorted().toList();
         List<Double> kafka = runs.stream().map(Run::kafkaMicrosPerRow).sorted().toList();
+        List<Double> jit = runs.stream().map(Run::jitMicrosPerRow).sorted().toList();
+        List<Double> gc = runs.stream().map(Run::gcMicrosPerRow).sorted().toList();
         // Peak RSS: the largest of the rounds, not the middle one.
         return new Run(writer, 0, middle.rows(), middle.seconds(), middle.rowsPerSecond(),
                 steady.get((steady.size() - 1) / 2), middle.cpuSeconds(), cpu.get((cpu.size() - 1) / 2),
                 allocated.get((allocated.size() - 1) / 2), rss.get(rss.size() - 1), middle.machineBusy(), middle.dataRows(),
-                durable.get((durable.size() - 1) / 2), hbase.get((hbase.size() - 1) / 2), kafka.get((kafka.size() - 1) / 2));
+                durable.get((durable.size() - 1) / 2), hbase.get((hbase.size() - 1) / 2), kafka.get((kafka.size() - 1) / 2),
+                jit.get((jit.size() - 1) / 2), gc.get((gc.size() - 1) / 2));
     }
 
     /**

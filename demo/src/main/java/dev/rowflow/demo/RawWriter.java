@@ -35,7 +35,8 @@ import java.util.Map;
  * <pre>
  * java -cp ... dev.rowflow.demo.RawWriter CONFIG EVENTS START_MS THREADS TABLE_PREFIX [mutator|sink]
  * </pre>
- * prints {@code RESULT rows=... seconds=... cpuSeconds=... allocatedBytes=... peakRssMb=...}: CPU,
+ * prints {@code RESULT rows=... seconds=... cpuSeconds=... jitSeconds=... gcSeconds=... allocatedBytes=...
+ * peakRssMb=...}: CPU (and of it the JIT compiler's and the collector's, {@link ThreadCpu}),
  * allocation and time of the writing alone.
  */
 final class RawWriter {
@@ -60,7 +61,7 @@ final class RawWriter {
             }
             System.out.println("STARTED");
             System.out.flush();
-            double cpu0 = cpuSeconds();
+            ThreadCpu cpu0 = ThreadCpu.self();
             long allocated0 = allocatedBytes();
             long t0 = System.nanoTime();
             long[] written = new long[threads];
@@ -110,23 +111,20 @@ final class RawWriter {
                 mutator.flush();
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
-            double cpu = cpuSeconds() - cpu0;
+            ThreadCpu cpu = ThreadCpu.self().since(cpu0);
             long allocated = allocatedBytes() - allocated0;
             for (BufferedMutator mutator : mutators.values()) {
                 mutator.close();
             }
             long total = java.util.Arrays.stream(written).sum();
-            System.out.printf("RESULT rows=%d seconds=%.3f cpuSeconds=%.3f allocatedBytes=%d peakRssMb=%d%n", total,
-                    seconds, cpu, allocated, peakRssMb());
+            System.out.printf("RESULT rows=%d seconds=%.3f cpuSeconds=%.3f jitSeconds=%.3f gcSeconds=%.3f "
+                    + "allocatedBytes=%d peakRssMb=%d%n", total, seconds, cpu.total(), cpu.jit(), cpu.gc(), allocated,
+                    peakRssMb());
             System.out.flush();
         }
         System.exit(0);
     }
 
-    private static double cpuSeconds() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() / 1e9 : 0;
-    }
 
     /** Bytes every thread of the JVM allocated so far, ended ones included. */
     private static long allocatedBytes() {

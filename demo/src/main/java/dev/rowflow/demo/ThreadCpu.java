@@ -1,0 +1,70 @@
+package dev.rowflow.demo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * A JVM's CPU seconds so far, and of them those of its JIT compiler threads ({@code C1/C2
+ * CompilerThread}) and of its collector ({@code VM Thread}, where the serial collector runs, and
+ * {@code GC Thread}s and G1's threads), from {@code /proc/PID/stat} and {@code /proc/PID/task/TID/}.
+ * The rest is the work itself (ended threads' CPU stays in the process's total). A short run pays
+ * the compilation of its hot code out of its own CPU; a process that runs for days does not.
+ */
+record ThreadCpu(double total, double jit, double gc) {
+    /** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
+    private static final double TICKS = 100.0;
+
+    /** The CPU of the process {@code pid} so far. */
+    static ThreadCpu of(long pid) throws IOException {
+        Path proc = Path.of("/proc", Long.toString(pid));
+        double total = seconds(Files.readString(proc.resolve("stat")));
+        double jit = 0;
+        double gc = 0;
+        try (Stream<Path> tasks = Files.list(proc.resolve("task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String name;
+                double seconds;
+                try {
+                    name = Files.readString(task.resolve("comm")).trim();
+                    seconds = seconds(Files.readString(task.resolve("stat")));
+                } catch (NoSuchFileException ended) {
+                    continue; // ended between the listing and the read: its CPU is in the total
+                }
+                if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                    jit += seconds;
+                } else if (name.equals("VM Thread") || name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+                    gc += seconds;
+                }
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return new ThreadCpu(total, jit, gc);
+    }
+
+    /** This JVM's CPU so far. */
+    static ThreadCpu self() throws IOException {
+        return of(ProcessHandle.current().pid());
+    }
+
+    /** The CPU spent from {@code before} to this. */
+    ThreadCpu since(ThreadCpu before) {
+        return new ThreadCpu(total - before.total, jit - before.jit, gc - before.gc);
+    }
+
+    /** The CPU neither compiling nor collecting. */
+    double work() {
+        return total - jit - gc;
+    }
+
+    /** utime + stime of a stat line, in seconds. */
+    private static double seconds(String stat) {
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS;
+    }
+}
