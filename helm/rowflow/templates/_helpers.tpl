@@ -145,13 +145,16 @@ org.apache.kafka.common.security.scram.ScramLoginModule
 {{- end }}
 
 {{/*
-JAVA_TOOL_OPTIONS: heap sizing, exit on OutOfMemoryError (a stream thread that dies of it would
+JAVA_TOOL_OPTIONS: heap and young generation sizing, exit on OutOfMemoryError (a stream thread that dies of it would
 otherwise leave a live process that ingests nothing), the krb5.conf with Kerberos, then the
 user's options, which come last and so win.
 */}}
 {{- define "rowflow.javaToolOptions" -}}
 {{- $gc := dict "serial" "-XX:+UseSerialGC" "parallel" "-XX:+UseParallelGC" "g1" "-XX:+UseG1GC" }}
 {{- $opts := list (printf "-XX:MaxRAMPercentage=%.1f" (float64 .Values.jvm.maxRamPercentage)) (get $gc .Values.jvm.gc) "-XX:+ExitOnOutOfMemoryError" }}
+{{- if and (ne .Values.jvm.gc "g1") (gt (int .Values.jvm.youngGenerationMiB) 0) }}
+{{- $opts = append $opts (printf "-Xmn%dm" (int .Values.jvm.youngGenerationMiB)) }}
+{{- end }}
 {{- if and (or .Values.hbase.kerberos.enabled (include "rowflow.kafkaGssapi" .)) .Values.hbase.kerberos.krb5ConfigMap }}
 {{- $opts = append $opts (printf "-Djava.security.krb5.conf=%s/%s" (include "rowflow.krb5Dir" .) .Values.hbase.kerberos.krb5ConfigKey) }}
 {{- end }}

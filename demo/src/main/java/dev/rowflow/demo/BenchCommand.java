@@ -326,6 +326,9 @@ final class BenchCommand implements Callable<Integer> {
                 run.hbaseMicrosPerRow(), run.kafkaMicrosPerRow()));
         result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | | | | | | |%n",
                 writer, ratios.rows(), ratios.steady(), ratios.cpu()));
+        out.printf("%nCPU per row without the JIT compiler's threads, over the raw client's: %s%n",
+                result.ratios().entrySet().stream().map(r -> String.format("%s %.2f", r.getKey(), r.getValue().cpuWithoutJit()))
+                        .collect(java.util.stream.Collectors.joining(", ")));
         for (VisibilityLatency.Result latency : result.latencies()) {
             out.printf("%nrowflow event-to-visible latency (Avro input) at %,.0f events/s (80%% of its rate) for %.0f s: "
                             + "%d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms", latency.eventsPerSecond(),

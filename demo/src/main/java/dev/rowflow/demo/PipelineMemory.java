@@ -23,9 +23,10 @@ import java.util.stream.Collectors;
  * while it works through a backlog as fast as it can.
  */
 final class PipelineMemory {
-    /** The chart's defaults (helm/rowflow/values.yaml): resources.limits.memory, jvm.maxRamPercentage, jvm.gc. */
+    /** The chart's defaults (helm/rowflow/values.yaml): resources.limits.memory, jvm.maxRamPercentage, jvm.gc, jvm.youngGenerationMiB. */
     static final long POD_MEMORY_LIMIT_MB = 768;
     static final int MAX_RAM_PERCENTAGE = 50;
+    static final int YOUNG_GENERATION_MB = 64;
 
     /**
      * The JVM options of the Helm chart's defaults (its {@code JAVA_TOOL_OPTIONS}), with
@@ -33,7 +34,7 @@ final class PipelineMemory {
      */
     static List<String> chartJvmOptions() {
         return List.of("-XX:MaxRAM=" + POD_MEMORY_LIMIT_MB + "m", "-XX:MaxRAMPercentage=" + MAX_RAM_PERCENTAGE,
-                "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError");
+                "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-Xmn" + YOUNG_GENERATION_MB + "m");
     }
 
     /** What the run showed. */

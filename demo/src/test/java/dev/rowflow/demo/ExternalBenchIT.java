@@ -37,7 +37,11 @@ class ExternalBenchIT {
             assertThat(run.get("rows").asLong()).as(writer).isEqualTo(2L * EVENTS);
             // Counted in the writer's data table: every event's row, none twice.
             assertThat(run.get("dataRows").asLong()).as(writer).isEqualTo(EVENTS);
-            assertThat(run.get("cpuMicrosPerRow").asDouble()).as(writer).isPositive();
+            double cpu = run.get("cpuMicrosPerRow").asDouble();
+            assertThat(cpu).as(writer).isPositive();
+            // Of it the JIT compiler's and the collector's threads (each rounded to 0.1 us).
+            assertThat(run.get("jitMicrosPerRow").asDouble() + run.get("gcMicrosPerRow").asDouble()).as(writer)
+                    .isBetween(0.0, cpu + 0.2);
             assertThat(run.get("peakRssMb").asLong()).as(writer).isPositive();
             assertThat(run.get("allocatedBytesPerRow").asLong()).as(writer).isPositive();
             // The region server worked for every writer's rows while it ran.
@@ -50,6 +54,7 @@ class ExternalBenchIT {
         for (JsonNode ratios : result.get("ratios")) {
             assertThat(ratios.get("rows").asDouble()).isPositive();
             assertThat(ratios.get("cpu").asDouble()).isPositive();
+            assertThat(ratios.get("cpuWithoutJit").asDouble()).isPositive();
         }
 
         assertThat(result.get("latencies")).as("one latency run per round").hasSize(1);

@@ -306,6 +306,23 @@ class ChartTest {
     }
 
     @Test
+    void shouldSizeTheYoungGenerationForTheRowsInFlightExceptUnderG1() throws IOException {
+        assertThat(javaToolOptions(Map.of())).isEqualTo(
+                "-XX:MaxRAMPercentage=50.0 -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError -Xmn64m");
+        assertThat(javaToolOptions(Map.of("jvm.gc", "parallel", "jvm.youngGenerationMiB", 128)))
+                .isEqualTo("-XX:MaxRAMPercentage=50.0 -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError -Xmn128m");
+        assertThat(javaToolOptions(Map.of("jvm.youngGenerationMiB", 0))).doesNotContain("-Xmn");
+        assertThat(javaToolOptions(Map.of("jvm.gc", "g1"))).as("G1 sizes its young generation by its pause goal")
+                .isEqualTo("-XX:MaxRAMPercentage=50.0 -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError");
+    }
+
+    private static String javaToolOptions(Map<String, Object> values) throws IOException {
+        return render(null, values).get("Deployment", V1Deployment.class).getSpec().getTemplate().getSpec()
+                .getContainers().get(0).getEnv().stream().filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
+                .findFirst().orElseThrow().getValue();
+    }
+
+    @Test
     void shouldRunStaticMembersUnderTheirPodNamesFromAStatefulSet() throws IOException {
         Rendered release = render(null, Map.of("groupMembership.static", true,
                 "groupMembership.sessionTimeoutSeconds", 180, "standbyReplicas", 2, "autoscaling.enabled", true));

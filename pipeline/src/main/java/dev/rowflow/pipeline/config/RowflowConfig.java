@@ -173,7 +173,9 @@ public final class RowflowConfig extends AbstractConfig {
     private static final String WRITE_BUFFER_BYTES_DOC =
             "Bytes of rows buffered per table per stream thread (Put heap size). From half of it the sink's "
                     + "sender thread sends while the stream thread goes on; a stream thread that fills all of it "
-                    + "before the sender took it sends and waits itself. 0 inherits hbase.client.write.buffer.";
+                    + "before the sender took it sends and waits itself. 0 inherits hbase.client.write.buffer. "
+                    + "The rows buffered and on their way are alive at every young collection of the JVM: "
+                    + "a larger buffer wants a larger young generation (the chart's jvm.youngGenerationMiB).";
 
     public static final String PERIODIC_FLUSH_MS_CONFIG = "sink.periodic.flush.ms";
     private static final String PERIODIC_FLUSH_MS_DOC =
@@ -296,7 +298,7 @@ public final class RowflowConfig extends AbstractConfig {
                     Importance.HIGH, LOG_DATA_LAYOUT_DOC)
             .define(LOG_INDEX_LAYOUT_CONFIG, Type.STRING, LogEventRows.DEFAULT_INDEX_LAYOUT, Validators.Layout.logEvent(),
                     Importance.HIGH, LOG_INDEX_LAYOUT_DOC)
-            .define(WRITE_BUFFER_BYTES_CONFIG, Type.LONG, 4L * 1024 * 1024, Range.atLeast(0),
+            .define(WRITE_BUFFER_BYTES_CONFIG, Type.LONG, 2L * 1024 * 1024, Range.atLeast(0),
                     Importance.MEDIUM, WRITE_BUFFER_BYTES_DOC)
             .define(PERIODIC_FLUSH_MS_CONFIG, Type.LONG, 200L, Range.atLeast(0),
                     Importance.MEDIUM, PERIODIC_FLUSH_MS_DOC)

@@ -77,8 +77,8 @@ class HBaseConfigurationTest {
         assertThat(conf.get("google.bigtable.project.id")).isEqualTo("p");
         assertThat(conf.get("google.bigtable.instance.id")).isEqualTo("i");
         assertThat(conf.get("google.bigtable.emulator.endpoint.host")).isEqualTo("127.0.0.1:8086");
-        assertThat(conf.getLong("google.bigtable.buffered.mutator.max.memory", -1)).isEqualTo(4L * 1024 * 1024);
-        assertThat(conf.getLong("google.bigtable.bulk.max.request.size.bytes", -1)).isEqualTo(2L * 1024 * 1024);
+        assertThat(conf.getLong("google.bigtable.buffered.mutator.max.memory", -1)).isEqualTo(2L * 1024 * 1024);
+        assertThat(conf.getLong("google.bigtable.bulk.max.request.size.bytes", -1)).isEqualTo(1024L * 1024);
 
         // The user's own adapter keys win.
         props.put("google.bigtable.buffered.mutator.max.memory", "67108864");
