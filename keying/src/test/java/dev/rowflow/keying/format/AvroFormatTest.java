@@ -8,6 +8,7 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.message.BadHeaderException;
 import org.apache.avro.message.MissingSchemaException;
 import org.junit.jupiter.api.Test;
 
@@ -115,7 +116,24 @@ class AvroFormatTest {
         AvroFormat v2Only = new AvroFormat(V2, List.of());
         byte[] written = v1Record();
 
-        assertThatThrownBy(() -> v2Only.read(written)).isExactlyInstanceOf(MissingSchemaException.class);
+        assertThatThrownBy(() -> v2Only.read(written)).isExactlyInstanceOf(MissingSchemaException.class)
+                .hasMessage("Cannot resolve schema for fingerprint: " + SchemaNormalization.parsingFingerprint64(V1));
+    }
+
+    @Test
+    void shouldRefuseWhatIsNoSingleObjectEncodingAsAvrosDecoderDoes() throws Exception {
+        AvroFormat format = new AvroFormat(V1, List.of());
+        byte[] written = v1Record();
+        byte[] otherVersion = written.clone();
+        otherVersion[1] = 0x02;
+
+        assertThatThrownBy(() -> format.read(Arrays.copyOf(written, 9))).isExactlyInstanceOf(BadHeaderException.class)
+                .hasMessage("Not enough header bytes");
+        assertThatThrownBy(() -> format.read(otherVersion)).isExactlyInstanceOf(BadHeaderException.class)
+                .hasMessage("Unrecognized header bytes: 0xC3 0x02");
+        assertThatThrownBy(() -> format.read(Arrays.copyOf(written, written.length - 3)))
+                .as("a body cut short").hasRootCauseInstanceOf(java.io.EOFException.class);
+        assertThat(format.read(written).tree().get("message")).isEqualTo("disk full");
     }
 
     @Test
