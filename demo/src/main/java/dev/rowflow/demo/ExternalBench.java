@@ -117,7 +117,8 @@ final class ExternalBench {
      */
     static Result run(int events, int rounds, List<String> formats, boolean jfr, List<String> writerJvmOptions,
                       PrintWriter err) throws Exception {
-        Path dir = Files.createTempDirectory("rowflow-bench-external-");
+        // Kafka's and HBase's data of a 300,000-event bench take several GB: gone when the bench ends.
+        Path dir = dev.rowflow.embedded.TempDirs.create("rowflow-bench-external-");
         List<String> jvmOptions = writerJvmOptions.isEmpty() ? PipelineMemory.chartJvmOptions() : writerJvmOptions;
         try (Servers servers = Servers.start(dir, err)) {
             Map<String, Object> base = servers.base();

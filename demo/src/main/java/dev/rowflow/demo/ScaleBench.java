@@ -9,7 +9,6 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.common.GroupState;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,7 +71,7 @@ final class ScaleBench {
 
     static Result run(int events, int rounds, List<Shape> shapes, List<String> writerJvmOptions, PrintWriter err)
             throws Exception {
-        Path dir = Files.createTempDirectory("rowflow-bench-scale-");
+        Path dir = dev.rowflow.embedded.TempDirs.create("rowflow-bench-scale-");
         List<String> jvmOptions = writerJvmOptions.isEmpty() ? PipelineMemory.chartJvmOptions() : writerJvmOptions;
         try (ExternalBench.Servers servers = ExternalBench.Servers.start(dir, err);
              Admin admin = Admin.create(new RowflowConfig(servers.base()).kafkaProperties())) {

@@ -39,9 +39,13 @@ class ExternalBenchIT {
             assertThat(run.get("dataRows").asLong()).as(writer).isEqualTo(EVENTS);
             double cpu = run.get("cpuMicrosPerRow").asDouble();
             assertThat(cpu).as(writer).isPositive();
-            // Of it the JIT compiler's and the collector's threads (each rounded to 0.1 us).
+            // Of it the JIT compiler's and the collector's threads: at most all of it, give or take
+            // a clock tick (10 ms, read a moment apart from the process's total) at each end.
+            double ticks = 2 * 10_000.0 / run.get("rows").asLong();
+            assertThat(run.get("jitMicrosPerRow").asDouble()).as(writer).isNotNegative();
+            assertThat(run.get("gcMicrosPerRow").asDouble()).as(writer).isNotNegative();
             assertThat(run.get("jitMicrosPerRow").asDouble() + run.get("gcMicrosPerRow").asDouble()).as(writer)
-                    .isBetween(0.0, cpu + 0.2);
+                    .isLessThanOrEqualTo(cpu + ticks + 0.2);
             assertThat(run.get("peakRssMb").asLong()).as(writer).isPositive();
             assertThat(run.get("allocatedBytesPerRow").asLong()).as(writer).isPositive();
             // The region server worked for every writer's rows while it ran.
@@ -54,7 +58,6 @@ class ExternalBenchIT {
         for (JsonNode ratios : result.get("ratios")) {
             assertThat(ratios.get("rows").asDouble()).isPositive();
             assertThat(ratios.get("cpu").asDouble()).isPositive();
-            assertThat(ratios.get("cpuWithoutJit").asDouble()).isPositive();
         }
 
         assertThat(result.get("latencies")).as("one latency run per round").hasSize(1);

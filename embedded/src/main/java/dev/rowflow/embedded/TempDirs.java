@@ -7,12 +7,12 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Temporary directories of the stack, removed on close and, as a last resort, at JVM exit. */
-final class TempDirs {
+/** Temporary directories of the stack and the benches, removed on close and, as a last resort, at JVM exit. */
+public final class TempDirs {
     private TempDirs() {
     }
 
-    static Path create(String prefix) {
+    public static Path create(String prefix) {
         try {
             Path dir = Files.createTempDirectory(prefix);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(dir), "delete " + dir));
@@ -22,7 +22,7 @@ final class TempDirs {
         }
     }
 
-    static void delete(Path dir) {
+    public static void delete(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }
