@@ -55,12 +55,14 @@ final class ExternalBench {
      * servers on the same machine); rowflow's rows are durable (the offsets committed after them)
      * {@code durableSeconds} after its first record. Of the CPU per row, {@code jitMicrosPerRow}
      * went to the JIT compiler's threads and {@code gcMicrosPerRow} to the collector's
-     * ({@link ThreadCpu}).
+     * ({@link ThreadCpu}). {@code secondHalfCpuMicrosPerRow} is the CPU per row from half its rows
+     * (written, or acknowledged for rowflow) to the end: the process warmer, its JIT's work mostly done.
      */
     record Run(String writer, int round, long rows, double seconds, double rowsPerSecond, double steadyRowsPerSecond,
                double cpuSeconds, double cpuMicrosPerRow, long allocatedBytesPerRow, long peakRssMb,
                double machineBusy, long dataRows, double durableSeconds, double hbaseMicrosPerRow,
-               double kafkaMicrosPerRow, double jitMicrosPerRow, double gcMicrosPerRow) {
+               double kafkaMicrosPerRow, double jitMicrosPerRow, double gcMicrosPerRow,
+               double secondHalfCpuMicrosPerRow) {
     }
 
     /** CPU seconds of the HBase and Kafka processes so far. */
@@ -76,11 +78,11 @@ final class ExternalBench {
     }
 
     /**
-     * A writer's medians over the raw client's: rows/s, steady rows/s, CPU per row, and CPU per
-     * row without the JIT compiler's threads (what a process that runs for days pays: its
-     * compilation is over in its first minute).
+     * A writer's medians over the raw client's: rows/s, steady rows/s, CPU per row, CPU per row
+     * without the JIT compiler's threads and CPU per row of the second half of the run (two ways to
+     * see what a process that runs for days pays: its compilation is over in its first minute).
      */
-    record Ratios(double rows, double steady, double cpu, double cpuWithoutJit) {
+    record Ratios(double rows, double steady, double cpu, double cpuWithoutJit, double secondHalfCpu) {
     }
 
     /**
@@ -150,6 +152,11 @@ final class ExternalBench {
                     }
                     writers.add("rowflow-" + format);
                 }
+                // HBase's write path compiled before any writer is measured: else the first writer of
+                // the first round pays the region server's JIT (its CPU per row there was twice the others').
+                err.println("bench --external: warming HBase up with one raw-client run, not counted ...");
+                err.flush();
+                raw(servers, "raw", events, start, 0, jvmOptions, dir);
                 List<Run> runs = new ArrayList<>();
                 for (int round = 1; round <= rounds; round++) {
                     // Rotated: each writer goes first in turn (the first gets the quieter cluster).
@@ -162,13 +169,12 @@ final class ExternalBench {
                                 jvmOptions, dir);
                         runs.add(run);
                         err.printf("  round %d %-12s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
-                                        + "(%.1f us/row, of it JIT %.1f, GC %.1f), %,d B allocated/row, peak RSS %d MB, "
-                                        + "machine %.0f%% busy, durable after %.1f s%n",
+                                        + "(%.1f us/row, of it JIT %.1f, GC %.1f; second half %.1f), %,d B allocated/row, "
+                                        + "peak RSS %d MB, machine %.0f%% busy, durable after %.1f s, HBase %.1f us/row%n",
                                 round, writer, run.rows(), run.seconds(), run.rowsPerSecond(), run.steadyRowsPerSecond(),
                                 run.cpuSeconds(), run.cpuMicrosPerRow(), run.jitMicrosPerRow(), run.gcMicrosPerRow(),
-                                run.allocatedBytesPerRow(), run.peakRssMb(),
-                                run.machineBusy() * 100,
-                                run.durableSeconds());
+                                run.secondHalfCpuMicrosPerRow(), run.allocatedBytesPerRow(), run.peakRssMb(),
+                                run.machineBusy() * 100, run.durableSeconds(), run.hbaseMicrosPerRow());
                         err.flush();
                     }
                 }
@@ -184,7 +190,8 @@ final class ExternalBench {
                             round2(rowflow.steadyRowsPerSecond() / raw.steadyRowsPerSecond()),
                             round2(rowflow.cpuMicrosPerRow() / raw.cpuMicrosPerRow()),
                             round2((rowflow.cpuMicrosPerRow() - rowflow.jitMicrosPerRow())
-                                    / (raw.cpuMicrosPerRow() - raw.jitMicrosPerRow()))));
+                                    / (raw.cpuMicrosPerRow() - raw.jitMicrosPerRow())),
+                            round2(rowflow.secondHalfCpuMicrosPerRow() / raw.secondHalfCpuMicrosPerRow())));
                 }
                 // At 80 % of the rate rowflow reached on its first format: the latency a user sees below saturation.
                 double latencyRate = 0.8 * medians.get("rowflow-" + formats.get(0)).rowsPerSecond() / 2;
@@ -301,7 +308,9 @@ final class ExternalBench {
             double[] server = servers1.perRowSince(servers0, rows);
             return new Run(name, round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
                     Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
-                    dataRows, seconds, server[0], server[1], round1(jit * 1e6 / rows), round1(gc * 1e6 / rows));
+                    dataRows, seconds, server[0], server[1], round1(jit * 1e6 / rows), round1(gc * 1e6 / rows),
+                    round1(Double.parseDouble(result.get("secondHalfCpuSeconds")) * 1e6
+                            / Long.parseLong(result.get("secondHalfRows"))));
         }
     }
 
@@ -318,6 +327,9 @@ final class ExternalBench {
             long visible = 0;
             ThreadCpu cpu0 = null;
             ThreadCpu cpu = null;
+            ThreadCpu half = null;
+            long halfSent = 0;
+            ThreadCpu secondHalf = null;
             long allocated0 = 0;
             long allocated = 0;
             long peak = 0;
@@ -341,9 +353,16 @@ final class ExternalBench {
                 if (t0 != 0 && t1 == 0 && progress.consumed() >= events) {
                     t1 = System.nanoTime();
                 }
+                if (t0 != 0 && half == null && progress.sent() >= rows / 2 && progress.sent() < rows) {
+                    half = ThreadCpu.of(rowflow.jvm().pid());
+                    halfSent = progress.sent();
+                }
                 if (t0 != 0 && visible == 0 && progress.sent() >= rows) {
                     visible = System.nanoTime();
-                    cpu = ThreadCpu.of(rowflow.jvm().pid()).since(cpu0);
+                    ThreadCpu end = ThreadCpu.of(rowflow.jvm().pid());
+                    cpu = end.since(cpu0);
+                    // A run too short to be read half-way: its second half is the whole of it.
+                    secondHalf = half == null ? cpu : end.since(half);
                     allocated = rowflow.jvm().allocatedBytes() - allocated0;
                     peak = rowflow.jvm().peakRssMb();
                     busy = machine.stop().machineBusy();
@@ -360,7 +379,8 @@ final class ExternalBench {
                     return new Run(writer, round, rows, seconds, rows / seconds, rows / steadySeconds, cpu.total(),
                             round1(cpu.total() * 1e6 / rows), allocated / rows, peak, busy, dataRows,
                             round1((durable - t0) / 1e9), server[0], server[1], round1(cpu.jit() * 1e6 / rows),
-                            round1(cpu.gc() * 1e6 / rows));
+                            round1(cpu.gc() * 1e6 / rows),
+                            round1(secondHalf.total() * 1e6 / (half == null ? rows : rows - halfSent)));
                 }
                 Thread.sleep(POLL_MILLIS);
             }
@@ -429,12 +449,14 @@ final class ExternalBench {
         List<Double> kafka = runs.stream().map(Run::kafkaMicrosPerRow).sorted().toList();
         List<Double> jit = runs.stream().map(Run::jitMicrosPerRow).sorted().toList();
         List<Double> gc = runs.stream().map(Run::gcMicrosPerRow).sorted().toList();
+        List<Double> secondHalf = runs.stream().map(Run::secondHalfCpuMicrosPerRow).sorted().toList();
         // Peak RSS: the largest of the rounds, not the middle one.
         return new Run(writer, 0, middle.rows(), middle.seconds(), middle.rowsPerSecond(),
                 steady.get((steady.size() - 1) / 2), middle.cpuSeconds(), cpu.get((cpu.size() - 1) / 2),
                 allocated.get((allocated.size() - 1) / 2), rss.get(rss.size() - 1), middle.machineBusy(), middle.dataRows(),
                 durable.get((durable.size() - 1) / 2), hbase.get((hbase.size() - 1) / 2), kafka.get((kafka.size() - 1) / 2),
-                jit.get((jit.size() - 1) / 2), gc.get((gc.size() - 1) / 2));
+                jit.get((jit.size() - 1) / 2), gc.get((gc.size() - 1) / 2),
+                secondHalf.get((secondHalf.size() - 1) / 2));
     }
 
     /**

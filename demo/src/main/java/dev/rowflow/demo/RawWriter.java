@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The raw client of {@code rowflow bench --external}, in a JVM of its own: the rows rowflow makes
@@ -36,8 +37,9 @@ import java.util.Map;
  * java -cp ... dev.rowflow.demo.RawWriter CONFIG EVENTS START_MS THREADS TABLE_PREFIX [mutator|sink]
  * </pre>
  * prints {@code RESULT rows=... seconds=... cpuSeconds=... jitSeconds=... gcSeconds=... allocatedBytes=...
- * peakRssMb=...}: CPU (and of it the JIT compiler's and the collector's, {@link ThreadCpu}),
- * allocation and time of the writing alone.
+ * peakRssMb=... secondHalfRows=... secondHalfCpuSeconds=...}: CPU (and of it the JIT compiler's and
+ * the collector's, {@link ThreadCpu}), allocation and time of the writing alone, and the CPU of its
+ * second half (from half the rows written to the end).
  */
 final class RawWriter {
     private RawWriter() {
@@ -59,12 +61,14 @@ final class RawWriter {
                     mutators.put(table.getKey(), connection.getBufferedMutator(table.getValue().name()));
                 }
             }
+            long expected = (long) generated.size() * rows.rowsOf(generated.get(0)).size();
             System.out.println("STARTED");
             System.out.flush();
             ThreadCpu cpu0 = ThreadCpu.self();
             long allocated0 = allocatedBytes();
             long t0 = System.nanoTime();
-            long[] written = new long[threads];
+            // Each thread's rows so far, read by this thread for the half-way mark.
+            AtomicLongArray written = new AtomicLongArray(threads);
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int slice = t;
@@ -78,7 +82,7 @@ final class RawWriter {
                                         put.addColumn(cell.family(), cell.qualifier(), row.timestamp(), cell.value());
                                     }
                                     mutators.get(row.table()).mutate(put);
-                                    written[slice]++;
+                                    written.lazySet(slice, written.get(slice) + 1);
                                 }
                             }
                             return;
@@ -92,7 +96,7 @@ final class RawWriter {
                                 made.forEach(sink::check);
                                 for (Row row : made) {
                                     sink.write(row);
-                                    written[slice]++;
+                                    written.lazySet(slice, written.get(slice) + 1);
                                 }
                             }
                             sink.flush();
@@ -104,8 +108,17 @@ final class RawWriter {
                 worker.start();
                 workers.add(worker);
             }
+            // Half-way (by rows written): the second half is the steady figure, past most of the JIT's work.
+            ThreadCpu half = null;
+            long halfRows = 0;
             for (Thread worker : workers) {
-                worker.join();
+                while (worker.isAlive()) {
+                    if (half == null && sum(written) >= expected / 2) {
+                        half = ThreadCpu.self();
+                        halfRows = sum(written);
+                    }
+                    worker.join(2);
+                }
             }
             for (BufferedMutator mutator : mutators.values()) {
                 mutator.flush();
@@ -113,18 +126,27 @@ final class RawWriter {
             double seconds = (System.nanoTime() - t0) / 1e9;
             ThreadCpu cpu = ThreadCpu.self().since(cpu0);
             long allocated = allocatedBytes() - allocated0;
+            ThreadCpu secondHalf = half == null ? cpu : ThreadCpu.self().since(half);
             for (BufferedMutator mutator : mutators.values()) {
                 mutator.close();
             }
-            long total = java.util.Arrays.stream(written).sum();
+            long total = sum(written);
             System.out.printf("RESULT rows=%d seconds=%.3f cpuSeconds=%.3f jitSeconds=%.3f gcSeconds=%.3f "
-                    + "allocatedBytes=%d peakRssMb=%d%n", total, seconds, cpu.total(), cpu.jit(), cpu.gc(), allocated,
-                    peakRssMb());
+                    + "allocatedBytes=%d peakRssMb=%d secondHalfRows=%d secondHalfCpuSeconds=%.3f%n", total, seconds,
+                    cpu.total(), cpu.jit(), cpu.gc(), allocated, peakRssMb(), total - halfRows, secondHalf.total());
             System.out.flush();
         }
         System.exit(0);
     }
 
+
+    private static long sum(AtomicLongArray counts) {
+        long sum = 0;
+        for (int i = 0; i < counts.length(); i++) {
+            sum += counts.get(i);
+        }
+        return sum;
+    }
 
     /** Bytes every thread of the JVM allocated so far, ended ones included. */
     private static long allocatedBytes() {
