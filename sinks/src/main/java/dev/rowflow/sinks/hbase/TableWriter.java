@@ -4,9 +4,6 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.Salt;
-import org.apache.hadoop.hbase.CellBuilder;
-import org.apache.hadoop.hbase.CellBuilderFactory;
-import org.apache.hadoop.hbase.CellBuilderType;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.TableName;
@@ -162,15 +159,13 @@ final class TableWriter {
      */
     static Put toPut(Row row, long cellTtlMillis, long heapSize) {
         // A row's arrays are never changed once it is built, so the Put and its cells share them
-        // rather than copying each cell into a KeyValue array (Put.addColumn's copy).
+        // rather than copying each cell into a KeyValue array (Put.addColumn's copy); each cell
+        // writes itself into the request in one piece (RowCell).
         byte[] key = row.key();
         Put put = new SizedPut(key, heapSize).setTimestamp(row.timestamp());
-        CellBuilder cells = CellBuilderFactory.create(CellBuilderType.SHALLOW_COPY);
         for (Cell cell : row.cells()) {
             try {
-                put.add(cells.clear().setRow(key).setFamily(cell.family()).setQualifier(cell.qualifier())
-                        .setTimestamp(row.timestamp()).setType(org.apache.hadoop.hbase.Cell.Type.Put)
-                        .setValue(cell.value()).build());
+                put.add(new RowCell(key, cell.family(), cell.qualifier(), row.timestamp(), cell.value()));
             } catch (IOException e) {
                 throw new IllegalStateException(e); // only for a cell of another row, which this is not
             }
