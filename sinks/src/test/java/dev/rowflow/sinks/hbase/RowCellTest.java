@@ -7,11 +7,17 @@ import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.codec.Codec;
 import org.apache.hadoop.hbase.codec.KeyValueCodec;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hbase.thirdparty.io.netty.buffer.ByteBuf;
+import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufOutputStream;
+import org.apache.hbase.thirdparty.io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,14 +32,17 @@ class RowCellTest {
     private static final byte[] FAMILY = Bytes.toBytes("d");
     private static final long TIME = 1_795_334_400_000L;
 
-    @Test
-    void shouldWriteTheBytesOfTheSameKeyValueThroughTheClientsCodec() throws IOException {
+    /**
+     * Into the netty buffer of the client's RPC (written a field at a time) and into any other
+     * stream (written as HBase writes a cell that is not a KeyValue).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void shouldWriteTheBytesOfTheSameKeyValueThroughTheClientsCodec(boolean nettyBuffer) throws IOException {
         List<RowCell> cells = new ArrayList<>();
         List<KeyValue> keyValues = new ArrayList<>();
-        // Narrow and wide, an empty value, one past the thread's first buffer, and one too large
-        // for any buffer kept (written field by field): in one stream, so a cell laid out after a
-        // larger one shows no bytes of it.
-        int[] valueBytes = {12, 0, 3_000, 5, RowCell.MAX_SCRATCH_BYTES + 10, 40};
+        // Narrow and wide, an empty value, and one past the netty buffer's first capacity.
+        int[] valueBytes = {12, 0, 3_000, 5, 70_000, 40};
         for (int i = 0; i < valueBytes.length; i++) {
             byte[] qualifier = Bytes.toBytes("q" + i);
             byte[] value = new byte[valueBytes[i]];
@@ -44,9 +53,9 @@ class RowCellTest {
             keyValues.add(new KeyValue(ROW, FAMILY, qualifier, TIME + i, KeyValue.Type.Put, value));
         }
 
-        byte[] written = encode(cells);
+        byte[] written = encode(cells, nettyBuffer);
 
-        assertThat(written).isEqualTo(encode(keyValues));
+        assertThat(written).isEqualTo(encode(keyValues, nettyBuffer));
         List<Cell> read = decode(written);
         assertThat(read).hasSize(cells.size());
         for (int i = 0; i < read.size(); i++) {
@@ -67,14 +76,20 @@ class RowCellTest {
         assertThat(cell.getType()).isEqualTo(Cell.Type.Put);
     }
 
-    private static byte[] encode(List<? extends Cell> cells) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private static byte[] encode(List<? extends Cell> cells, boolean nettyBuffer) throws IOException {
+        ByteBuf buffer = Unpooled.buffer(1024);
+        OutputStream out = nettyBuffer ? new ByteBufOutputStream(buffer) : new ByteArrayOutputStream();
         Codec.Encoder encoder = new KeyValueCodec().getEncoder(out);
         for (Cell cell : cells) {
             encoder.write(cell);
         }
         encoder.flush();
-        return out.toByteArray();
+        if (!nettyBuffer) {
+            return ((ByteArrayOutputStream) out).toByteArray();
+        }
+        byte[] bytes = new byte[buffer.readableBytes()];
+        buffer.readBytes(bytes);
+        return bytes;
     }
 
     private static List<Cell> decode(byte[] block) throws IOException {
