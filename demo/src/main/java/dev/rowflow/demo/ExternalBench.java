@@ -152,8 +152,9 @@ final class ExternalBench {
                     }
                     writers.add("rowflow-" + format);
                 }
-                // HBase's write path compiled before any writer is measured: else the first writer of
-                // the first round pays the region server's JIT (its CPU per row there was twice the others').
+                // HBase's write path warmed up before any writer is measured: else the first writer of
+                // the first round pays the region server's first minutes (15.4 us of HBase CPU per row
+                // against 7-9 for the others; after this run still 10.5-13.8, so it is not all JIT).
                 err.println("bench --external: warming HBase up with one raw-client run, not counted ...");
                 err.flush();
                 raw(servers, "raw", events, start, 0, jvmOptions, dir);
