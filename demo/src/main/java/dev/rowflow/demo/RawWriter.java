@@ -11,7 +11,10 @@ import dev.rowflow.sinks.hbase.TableDefinition;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.SinkMetrics;
 import dev.rowflow.sinks.hbase.SinkSettings;
+import dev.rowflow.pipeline.runtime.HBaseConnections;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
 
@@ -45,6 +48,19 @@ final class RawWriter {
     private RawWriter() {
     }
 
+    /**
+     * The connection rowflow opens, for its sink; for the hand-written client the same but with
+     * HBase's own client defaults (one request in flight per region), as such a client has them.
+     */
+    private static Connection connect(RowflowConfig config, String mode) throws java.io.IOException {
+        if (!mode.equals("mutator")) {
+            return HBaseConnections.connect(config);
+        }
+        org.apache.hadoop.conf.Configuration conf = HBaseConnections.configuration(config);
+        conf.setInt(HBaseConnections.PER_REGION_TASKS, HConstants.DEFAULT_HBASE_CLIENT_MAX_PERREGION_TASKS);
+        return ConnectionFactory.createConnection(conf);
+    }
+
     public static void main(String[] args) throws Exception {
         RowflowConfig config = new RowflowConfig(ConfigSources.load(Path.of(args[0]), Map.of()));
         int events = Integer.parseInt(args[1]);
@@ -53,7 +69,7 @@ final class RawWriter {
         String mode = args.length > 5 ? args[5] : "mutator";
         LogEventRows rows = dev.rowflow.pipeline.ingest.LogIngest.rows(config, null);
         List<LogEvent> generated = ExternalBench.events(events, start);
-        try (Connection connection = dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
+        try (Connection connection = connect(config, mode)) {
             Map<TableRole, TableDefinition> tables = ClientBaselines.tablesLike(config, rows, args[4], generated, connection);
             Map<TableRole, BufferedMutator> mutators = new HashMap<>();
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {

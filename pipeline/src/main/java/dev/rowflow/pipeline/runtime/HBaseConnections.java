@@ -37,9 +37,29 @@ public final class HBaseConnections {
         return ConnectionFactory.createConnection(conf);
     }
 
+    /** HBase's limit on one mutator's requests in flight to a region (its default: 1). */
+    public static final String PER_REGION_TASKS = "hbase.client.max.perregion.tasks";
+    /**
+     * Two requests per region per mutator: the sink's sender's and the stream thread's own when
+     * it fills a whole buffer while the sender's send is on its way. With HBase's one, the stream
+     * thread's send finds every region taken and its submit spins -- locating every buffered row's
+     * region again on each pass -- until the sender's send is acknowledged.
+     */
+    static final int SINK_PER_REGION_TASKS = 2;
+
+    /** Sets {@code key} unless hbase-site.xml or the configuration gave it a value of its own. */
+    private static void unlessSet(Configuration conf, String key, int value) {
+        String[] sources = conf.getPropertySources(key);
+        if (sources == null || (sources.length == 1 && sources[0].equals("hbase-default.xml"))) {
+            conf.setInt(key, value);
+        }
+    }
+
     /**
      * The HBase client configuration: for Bigtable the adapter's project and instance (and the
-     * emulator), then hbase-site.xml if configured, then the hbase.* and google.bigtable.* keys.
+     * emulator), then hbase-site.xml if configured, then the hbase.* and google.bigtable.* keys;
+     * for HBase, two requests in flight per region ({@value #SINK_PER_REGION_TASKS}) unless the
+     * site file or the keys say otherwise.
      *
      * @throws ConfigException naming {@code hbase.site.path} when the file does not exist
      */
@@ -74,6 +94,9 @@ public final class HBaseConnections {
             conf.addResource(new Path(site));
         }
         config.hbaseProperties().forEach(conf::set);
+        if (config.store() == Store.HBASE) {
+            unlessSet(conf, PER_REGION_TASKS, SINK_PER_REGION_TASKS);
+        }
         return conf;
     }
 }

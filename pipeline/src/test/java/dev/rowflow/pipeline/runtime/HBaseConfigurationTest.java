@@ -57,6 +57,29 @@ class HBaseConfigurationTest {
     }
 
     @Test
+    void shouldAllowTwoRequestsInFlightPerRegionUnlessTheSiteFileOrTheKeysSayOtherwise(@TempDir Path dir)
+            throws Exception {
+        Map<String, String> props = new HashMap<>(Map.of("kafka.bootstrap.servers", "k:9092"));
+        assertThat(HBaseConnections.configuration(new RowflowConfig(props))
+                .getInt("hbase.client.max.perregion.tasks", -1)).isEqualTo(2);
+
+        Path site = dir.resolve("hbase-site.xml");
+        Files.writeString(site, """
+                <?xml version="1.0"?>
+                <configuration>
+                  <property><name>hbase.client.max.perregion.tasks</name><value>3</value></property>
+                </configuration>
+                """);
+        props.put("hbase.site.path", site.toString());
+        assertThat(HBaseConnections.configuration(new RowflowConfig(props))
+                .getInt("hbase.client.max.perregion.tasks", -1)).isEqualTo(3);
+
+        props.put("hbase.client.max.perregion.tasks", "1");
+        assertThat(HBaseConnections.configuration(new RowflowConfig(props))
+                .getInt("hbase.client.max.perregion.tasks", -1)).isEqualTo(1);
+    }
+
+    @Test
     void shouldStopAtStartUpWhenTheSiteFileIsMissing(@TempDir Path dir) {
         RowflowConfig config = new RowflowConfig(Map.of("kafka.bootstrap.servers", "k:9092",
                 "hbase.site.path", dir.resolve("nope.xml").toString()));
