@@ -54,15 +54,24 @@ final class ExternalBench {
      * the CPU per row HBase's and Kafka's processes spent over it (what the writer costs the
      * servers on the same machine); rowflow's rows are durable (the offsets committed after them)
      * {@code durableSeconds} after its first record. Of the CPU per row, {@code jitMicrosPerRow}
-     * went to the JIT compiler's threads and {@code gcMicrosPerRow} to the collector's
-     * ({@link ThreadCpu}). {@code secondHalfCpuMicrosPerRow} is the CPU per row from half its rows
+     * went to the JIT compiler's threads, {@code gcMicrosPerRow} to the collector's and
+     * {@code hbaseClientMicrosPerRow} to the HBase client's own threads, which encode the requests
+     * and read the responses ({@link ThreadCpu}); the rest is the writer's own work. {@code secondHalfCpuMicrosPerRow} is the CPU per row from half its rows
      * (written, or acknowledged for rowflow) to the end: the process warmer, its JIT's work mostly done.
      */
     record Run(String writer, int round, long rows, double seconds, double rowsPerSecond, double steadyRowsPerSecond,
                double cpuSeconds, double cpuMicrosPerRow, long allocatedBytesPerRow, long peakRssMb,
                double machineBusy, long dataRows, double durableSeconds, double hbaseMicrosPerRow,
-               double kafkaMicrosPerRow, double jitMicrosPerRow, double gcMicrosPerRow,
+               double kafkaMicrosPerRow, double jitMicrosPerRow, double gcMicrosPerRow, double hbaseClientMicrosPerRow,
                double secondHalfCpuMicrosPerRow) {
+
+        /**
+         * CPU per row neither compiling, collecting nor in the HBase client's threads: reading,
+         * decoding, keying, buffering, handing rows to the client.
+         */
+        double ownMicrosPerRow() {
+            return round1(cpuMicrosPerRow - jitMicrosPerRow - gcMicrosPerRow - hbaseClientMicrosPerRow);
+        }
     }
 
     /** CPU seconds of the HBase and Kafka processes so far. */
@@ -170,11 +179,13 @@ final class ExternalBench {
                                 jvmOptions, dir);
                         runs.add(run);
                         err.printf("  round %d %-12s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
-                                        + "(%.1f us/row, of it JIT %.1f, GC %.1f; second half %.1f), %,d B allocated/row, "
-                                        + "peak RSS %d MB, machine %.0f%% busy, durable after %.1f s, HBase %.1f us/row%n",
+                                        + "(%.1f us/row, of it JIT %.1f, GC %.1f, HBase client %.1f; second half %.1f), "
+                                        + "%,d B allocated/row, peak RSS %d MB, machine %.0f%% busy, durable after %.1f s, "
+                                        + "HBase %.1f us/row%n",
                                 round, writer, run.rows(), run.seconds(), run.rowsPerSecond(), run.steadyRowsPerSecond(),
                                 run.cpuSeconds(), run.cpuMicrosPerRow(), run.jitMicrosPerRow(), run.gcMicrosPerRow(),
-                                run.secondHalfCpuMicrosPerRow(), run.allocatedBytesPerRow(), run.peakRssMb(),
+                                run.hbaseClientMicrosPerRow(), run.secondHalfCpuMicrosPerRow(),
+                                run.allocatedBytesPerRow(), run.peakRssMb(),
                                 run.machineBusy() * 100, run.durableSeconds(), run.hbaseMicrosPerRow());
                         err.flush();
                     }
@@ -304,13 +315,14 @@ final class ExternalBench {
             double cpu = Double.parseDouble(result.get("cpuSeconds"));
             double jit = Double.parseDouble(result.get("jitSeconds"));
             double gc = Double.parseDouble(result.get("gcSeconds"));
+            double hbaseClient = Double.parseDouble(result.get("hbaseClientSeconds"));
             long dataRows = dataRows(base, prefix + "log_data");
             dropTables(base, prefix);
             double[] server = servers1.perRowSince(servers0, rows);
             return new Run(name, round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
                     Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
                     dataRows, seconds, server[0], server[1], round1(jit * 1e6 / rows), round1(gc * 1e6 / rows),
-                    round1(Double.parseDouble(result.get("secondHalfCpuSeconds")) * 1e6
+                    round1(hbaseClient * 1e6 / rows), round1(Double.parseDouble(result.get("secondHalfCpuSeconds")) * 1e6
                             / Long.parseLong(result.get("secondHalfRows"))));
         }
     }
@@ -380,7 +392,7 @@ final class ExternalBench {
                     return new Run(writer, round, rows, seconds, rows / seconds, rows / steadySeconds, cpu.total(),
                             round1(cpu.total() * 1e6 / rows), allocated / rows, peak, busy, dataRows,
                             round1((durable - t0) / 1e9), server[0], server[1], round1(cpu.jit() * 1e6 / rows),
-                            round1(cpu.gc() * 1e6 / rows),
+                            round1(cpu.gc() * 1e6 / rows), round1(cpu.hbaseClient() * 1e6 / rows),
                             round1(secondHalf.total() * 1e6 / (half == null ? rows : rows - halfSent)));
                 }
                 Thread.sleep(POLL_MILLIS);
@@ -450,13 +462,14 @@ final class ExternalBench {
         List<Double> kafka = runs.stream().map(Run::kafkaMicrosPerRow).sorted().toList();
         List<Double> jit = runs.stream().map(Run::jitMicrosPerRow).sorted().toList();
         List<Double> gc = runs.stream().map(Run::gcMicrosPerRow).sorted().toList();
+        List<Double> hbaseClient = runs.stream().map(Run::hbaseClientMicrosPerRow).sorted().toList();
         List<Double> secondHalf = runs.stream().map(Run::secondHalfCpuMicrosPerRow).sorted().toList();
         // Peak RSS: the largest of the rounds, not the middle one.
         return new Run(writer, 0, middle.rows(), middle.seconds(), middle.rowsPerSecond(),
                 steady.get((steady.size() - 1) / 2), middle.cpuSeconds(), cpu.get((cpu.size() - 1) / 2),
                 allocated.get((allocated.size() - 1) / 2), rss.get(rss.size() - 1), middle.machineBusy(), middle.dataRows(),
                 durable.get((durable.size() - 1) / 2), hbase.get((hbase.size() - 1) / 2), kafka.get((kafka.size() - 1) / 2),
-                jit.get((jit.size() - 1) / 2), gc.get((gc.size() - 1) / 2),
+                jit.get((jit.size() - 1) / 2), gc.get((gc.size() - 1) / 2), hbaseClient.get((hbaseClient.size() - 1) / 2),
                 secondHalf.get((secondHalf.size() - 1) / 2));
     }
 

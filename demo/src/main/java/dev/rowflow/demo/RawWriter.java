@@ -39,9 +39,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <pre>
  * java -cp ... dev.rowflow.demo.RawWriter CONFIG EVENTS START_MS THREADS TABLE_PREFIX [mutator|sink]
  * </pre>
- * prints {@code RESULT rows=... seconds=... cpuSeconds=... jitSeconds=... gcSeconds=... allocatedBytes=...
- * peakRssMb=... secondHalfRows=... secondHalfCpuSeconds=...}: CPU (and of it the JIT compiler's and
- * the collector's, {@link ThreadCpu}), allocation and time of the writing alone, and the CPU of its
+ * prints {@code RESULT rows=... seconds=... cpuSeconds=... jitSeconds=... gcSeconds=... hbaseClientSeconds=...
+ * allocatedBytes=... peakRssMb=... secondHalfRows=... secondHalfCpuSeconds=...}: CPU (and of it the JIT
+ * compiler's, the collector's and the HBase client's, {@link ThreadCpu}), allocation and time of the
+ * writing alone, and the CPU of its
  * second half (from half the rows written to the end).
  */
 final class RawWriter {
@@ -148,8 +149,9 @@ final class RawWriter {
             }
             long total = sum(written);
             System.out.printf("RESULT rows=%d seconds=%.3f cpuSeconds=%.3f jitSeconds=%.3f gcSeconds=%.3f "
-                    + "allocatedBytes=%d peakRssMb=%d secondHalfRows=%d secondHalfCpuSeconds=%.3f%n", total, seconds,
-                    cpu.total(), cpu.jit(), cpu.gc(), allocated, peakRssMb(), total - halfRows, secondHalf.total());
+                    + "hbaseClientSeconds=%.3f allocatedBytes=%d peakRssMb=%d secondHalfRows=%d secondHalfCpuSeconds=%.3f%n",
+                    total, seconds, cpu.total(), cpu.jit(), cpu.gc(), cpu.hbaseClient(), allocated, peakRssMb(),
+                    total - halfRows, secondHalf.total());
             System.out.flush();
         }
         System.exit(0);

@@ -9,12 +9,17 @@ import java.util.stream.Stream;
 
 /**
  * A JVM's CPU seconds so far, and of them those of its JIT compiler threads ({@code C1/C2
- * CompilerThread}) and of its collector ({@code VM Thread}, where the serial collector runs, and
- * {@code GC Thread}s and G1's threads), from {@code /proc/PID/stat} and {@code /proc/PID/task/TID/}.
- * The rest is the work itself (ended threads' CPU stays in the process's total). A short run pays
- * the compilation of its hot code out of its own CPU; a process that runs for days does not.
+ * CompilerThread}), of its collector ({@code VM Thread}, where the serial collector runs, and
+ * {@code GC Thread}s and G1's threads) and of the HBase client's own threads ({@code hbaseClient}:
+ * its RPC event loop {@code RPCClient-NioEventLoopGroup-*}, which encodes every request and reads
+ * every response, and its request threads {@code htable-pool-*}), from {@code /proc/PID/stat} and
+ * {@code /proc/PID/task/TID/}. The rest is the writer's own work: reading, decoding, keying and
+ * buffering rows, and handing them to the client -- whose region lookups and grouping into
+ * requests run on the thread that sends a buffer, the writing thread or rowflow's sender -- and
+ * whatever else the process runs (ended threads' CPU stays in the process's total). A short run pays the
+ * compilation of its hot code out of its own CPU; a process that runs for days does not.
  */
-record ThreadCpu(double total, double jit, double gc) {
+record ThreadCpu(double total, double jit, double gc, double hbaseClient) {
     /** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
     private static final double TICKS = 100.0;
 
@@ -24,6 +29,7 @@ record ThreadCpu(double total, double jit, double gc) {
         double total = seconds(Files.readString(proc.resolve("stat")));
         double jit = 0;
         double gc = 0;
+        double hbaseClient = 0;
         try (Stream<Path> tasks = Files.list(proc.resolve("task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 String name;
@@ -38,12 +44,19 @@ record ThreadCpu(double total, double jit, double gc) {
                     jit += seconds;
                 } else if (name.equals("VM Thread") || name.startsWith("GC Thread") || name.startsWith("G1 ")) {
                     gc += seconds;
+                } else if (isHBaseClient(name)) {
+                    hbaseClient += seconds;
                 }
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        return new ThreadCpu(total, jit, gc);
+        return new ThreadCpu(total, jit, gc, hbaseClient);
+    }
+
+    /** Whether a thread of this {@code comm} (the first 15 characters of its Java name) is the HBase client's own. */
+    static boolean isHBaseClient(String comm) {
+        return comm.startsWith("RPCClient-NioEv") || comm.startsWith("htable-pool");
     }
 
     /** This JVM's CPU so far. */
@@ -53,7 +66,7 @@ record ThreadCpu(double total, double jit, double gc) {
 
     /** The CPU spent from {@code before} to this. */
     ThreadCpu since(ThreadCpu before) {
-        return new ThreadCpu(total - before.total, jit - before.jit, gc - before.gc);
+        return new ThreadCpu(total - before.total, jit - before.jit, gc - before.gc, hbaseClient - before.hbaseClient);
     }
 
     /** The CPU neither compiling nor collecting. */

@@ -39,13 +39,15 @@ class ExternalBenchIT {
             assertThat(run.get("dataRows").asLong()).as(writer).isEqualTo(EVENTS);
             double cpu = run.get("cpuMicrosPerRow").asDouble();
             assertThat(cpu).as(writer).isPositive();
-            // Of it the JIT compiler's and the collector's threads: at most all of it, give or take
-            // a clock tick (10 ms, read a moment apart from the process's total) at each end.
+            // Of it the JIT compiler's, the collector's and the HBase client's threads: at most all of it,
+            // give or take a clock tick (10 ms, read a moment apart from the process's total) at each end.
             double ticks = 2 * 10_000.0 / run.get("rows").asLong();
             assertThat(run.get("jitMicrosPerRow").asDouble()).as(writer).isNotNegative();
             assertThat(run.get("gcMicrosPerRow").asDouble()).as(writer).isNotNegative();
-            assertThat(run.get("jitMicrosPerRow").asDouble() + run.get("gcMicrosPerRow").asDouble()).as(writer)
-                    .isLessThanOrEqualTo(cpu + ticks + 0.2);
+            // The HBase client's threads in a 5,000-event run can take less than a clock tick: not negative.
+            assertThat(run.get("hbaseClientMicrosPerRow").asDouble()).as(writer).isNotNegative();
+            assertThat(run.get("jitMicrosPerRow").asDouble() + run.get("gcMicrosPerRow").asDouble()
+                    + run.get("hbaseClientMicrosPerRow").asDouble()).as(writer).isLessThanOrEqualTo(cpu + ticks + 0.3);
             // The second half of a 5,000-event run can take less than a clock tick: not negative.
             assertThat(run.get("secondHalfCpuMicrosPerRow").asDouble()).as(writer).isNotNegative();
             assertThat(run.get("peakRssMb").asLong()).as(writer).isPositive();
