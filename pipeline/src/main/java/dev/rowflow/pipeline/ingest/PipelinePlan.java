@@ -184,6 +184,15 @@ public final class PipelinePlan implements AutoCloseable {
     }
 
     /**
+     * Whether any ingest joins another, the orders pipeline's join included: only a join's state
+     * depends on the order in which records of different partitions are processed; every other
+     * ingest turns each record into rows of its own.
+     */
+    public boolean joinsAcrossPartitions() {
+        return ingests.stream().anyMatch(ingest -> ingest instanceof DeclaredInput input && input.joins().isPresent());
+    }
+
+    /**
      * Refuses a topic read by two ingests other than declared inputs sharing it, and two tables of
      * one name: each would undo the other.
      */

@@ -401,7 +401,7 @@ class InputConfigTest {
     void shouldRunAJoinExactlyOnceAndRefuseAtLeastOnceNamingTheKey() {
         java.util.Properties streams = dev.rowflow.pipeline.runtime.StreamsProperties.of(plan(joined()));
         assertThat(streams).containsEntry("processing.guarantee", "exactly_once_v2")
-                .containsEntry("commit.interval.ms", 1000L);
+                .containsEntry("commit.interval.ms", 1000L).doesNotContainKey("max.task.idle.ms");
         // The user's interval wins; exactly-once said out loud is accepted.
         assertThat(dev.rowflow.pipeline.runtime.StreamsProperties.of(plan(joined("kafka.commit.interval.ms", "5000",
                 "kafka.processing.guarantee", "exactly_once_v2"))))

@@ -98,6 +98,28 @@ class PipelinePlanTest {
     }
 
     @Test
+    void shouldNotHoldRecordsBackForOtherPartitionsUnlessAnIngestJoins() {
+        Map<String, String> props = new HashMap<>(Map.of("kafka.bootstrap.servers", "unused:9092",
+                "pipelines", "logs", "inputs", "app", "input.app.topic", "app-logs", "input.app.time", "@timestamp",
+                "input.app.key", "bucket(8) | @timestamp:ts, host.name:text", "input.app.columns", "host.name=h"));
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
+            assertThat(plan.joinsAcrossPartitions()).isFalse();
+            assertThat(StreamsProperties.of(plan)).containsEntry("max.task.idle.ms", -1L);
+        }
+        props.put("kafka.max.task.idle.ms", "250");
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
+            assertThat(StreamsProperties.of(plan)).containsEntry("max.task.idle.ms", "250");
+        }
+        // The orders pipeline joins the customers: Kafka Streams' own default.
+        props.remove("kafka.max.task.idle.ms");
+        props.put("pipelines", "logs,orders");
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
+            assertThat(plan.joinsAcrossPartitions()).isTrue();
+            assertThat(StreamsProperties.of(plan)).doesNotContainKey("max.task.idle.ms");
+        }
+    }
+
+    @Test
     void shouldBuildOneTopologyOfEveryIngestWithEachSourceAndItsDeadLetterTopic() {
         Map<String, String> props = new HashMap<>(Map.of("kafka.bootstrap.servers", "unused:9092",
                 "pipelines", "logs,orders", "inputs", "app", "application.id", "billing",
