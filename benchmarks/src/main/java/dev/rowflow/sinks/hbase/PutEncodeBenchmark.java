@@ -84,14 +84,14 @@ public class PutEncodeBenchmark {
             case "rowCell":
                 return TableWriter.toPut(row, 0, TableWriter.estimatedHeapSize(row));
             case "shallowCopyBuilder": {
-                Put put = new TableWriter.SizedPut(row.key(), TableWriter.estimatedHeapSize(row))
-                        .setTimestamp(row.timestamp());
-                for (Cell cell : row.cells()) {
-                    put.add(shallow.clear().setRow(row.key()).setFamily(cell.family()).setQualifier(cell.qualifier())
+                org.apache.hadoop.hbase.Cell[] built = new org.apache.hadoop.hbase.Cell[row.cells().size()];
+                for (int i = 0; i < built.length; i++) {
+                    Cell cell = row.cells().get(i);
+                    built[i] = shallow.clear().setRow(row.key()).setFamily(cell.family()).setQualifier(cell.qualifier())
                             .setTimestamp(row.timestamp()).setType(org.apache.hadoop.hbase.Cell.Type.Put)
-                            .setValue(cell.value()).build());
+                            .setValue(cell.value()).build();
                 }
-                return put;
+                return new TableWriter.SizedPut(row.key(), row.timestamp(), TableWriter.estimatedHeapSize(row), built);
             }
             case "addColumn": {
                 Put put = new Put(row.key(), row.timestamp());

@@ -40,6 +40,10 @@ final class MutatorSender implements RowSender {
         // Off even if hbase-site.xml sets it: the client's timer flush would race the commit's
         // flush (see TableSender); the sender is the periodic flush.
         params.setWriteBufferPeriodicFlushTimeoutMs(0);
+        // The sink checked every cell against hbase.client.keyvalue.maxsize before any row of its
+        // event was written (HBaseRowSink.check: an event with a cell too large is set aside
+        // whole); the mutator would walk every cell of every Put again to check the same.
+        params.maxKeyValueSize(0);
         this.mutator = connection.getBufferedMutator(params);
         if (settings.periodicFlushMillis() > 0) {
             long wakeBytes = (settings.writeBufferBytes() > 0 ? settings.writeBufferBytes()

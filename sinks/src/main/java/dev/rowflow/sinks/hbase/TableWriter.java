@@ -4,6 +4,7 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.Salt;
+import org.apache.hadoop.hbase.CellScanner;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.TableName;
@@ -162,14 +163,13 @@ final class TableWriter {
         // rather than copying each cell into a KeyValue array (Put.addColumn's copy); each cell
         // writes itself into the request in one piece (RowCell).
         byte[] key = row.key();
-        Put put = new SizedPut(key, heapSize).setTimestamp(row.timestamp());
-        for (Cell cell : row.cells()) {
-            try {
-                put.add(new RowCell(key, cell.family(), cell.qualifier(), row.timestamp(), cell.value()));
-            } catch (IOException e) {
-                throw new IllegalStateException(e); // only for a cell of another row, which this is not
-            }
+        List<Cell> cells = row.cells();
+        org.apache.hadoop.hbase.Cell[] rowCells = new org.apache.hadoop.hbase.Cell[cells.size()];
+        for (int i = 0; i < rowCells.length; i++) {
+            Cell cell = cells.get(i);
+            rowCells[i] = new RowCell(key, cell.family(), cell.qualifier(), row.timestamp(), cell.value());
         }
+        Put put = new SizedPut(key, row.timestamp(), heapSize, rowCells);
         if (row.ttlMillis() > 0) {
             put.setTTL(row.ttlMillis());
         } else if (cellTtlMillis > 0) {
@@ -179,23 +179,63 @@ final class TableWriter {
     }
 
     /**
-     * A Put whose heap size is given, not worked out: the row's estimate, computed once as the row
-     * is written. A {@code BufferedMutator} sizes every Put it takes twice -- to fill its buffer,
-     * and again to pace its sends -- and {@link Put#heapSize()} walks the family map and every
-     * cell each time (a sixth of a stream thread's CPU samples, measured with
-     * {@code rowflow bench --external --jfr}).
+     * A row's Put, which knows its cells: its heap size is given, not worked out (the row's
+     * estimate, computed once as the row is written), and its cell count and cells are read from
+     * an array rather than by walking the family map. A {@code BufferedMutator} sizes every Put it
+     * takes twice -- to fill its buffer, and again to pace its sends -- and {@link Put#heapSize()}
+     * walks the family map and every cell each time (a sixth of a stream thread's CPU samples,
+     * measured with {@code rowflow bench --external --jfr}); the client then counts the cells of
+     * every Put as it builds a request ({@link #size()}, 5 % of the process's samples: the family
+     * map's entries, long out of the CPU's caches) and goes over them again to encode them
+     * ({@link #cellScanner()}). The cells are those of one row, in the row's order; nothing is
+     * added to the Put after it is built.
      */
     static final class SizedPut extends Put {
         private final long heapSize;
+        private final org.apache.hadoop.hbase.Cell[] cells;
 
-        SizedPut(byte[] row, long heapSize) {
+        SizedPut(byte[] row, long timestamp, long heapSize, org.apache.hadoop.hbase.Cell[] cells) {
             super(row, true);
+            setTimestamp(timestamp);
             this.heapSize = heapSize;
+            this.cells = cells;
+            for (org.apache.hadoop.hbase.Cell cell : cells) {
+                try {
+                    super.add(cell);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e); // only for a cell of another row, which these are not
+                }
+            }
         }
 
         @Override
         public long heapSize() {
             return heapSize;
+        }
+
+        @Override
+        public int size() {
+            return cells.length;
+        }
+
+        @Override
+        public CellScanner cellScanner() {
+            return new CellScanner() {
+                private int next;
+
+                @Override
+                public org.apache.hadoop.hbase.Cell current() {
+                    return next > 0 && next <= cells.length ? cells[next - 1] : null;
+                }
+
+                @Override
+                public boolean advance() {
+                    if (next > cells.length) {
+                        return false;
+                    }
+                    return ++next <= cells.length;
+                }
+            };
         }
     }
 

@@ -47,6 +47,46 @@ class TableWriterTest {
     }
 
     /**
+     * What the client reads of a Put to build and encode a request -- its cell count and its cells
+     * -- is what its family map holds, over one family or several.
+     */
+    @Test
+    void shouldCountAndScanTheCellsItsFamilyMapHolds() throws Exception {
+        Row row = new Row(TableRole.LOG_DATA, Bytes.toBytes("k"), 1_795_334_400_000L, List.of(
+                new Cell(Bytes.toBytes("m"), Bytes.toBytes("a"), Bytes.toBytes("1")),
+                new Cell(FAMILY, Bytes.toBytes("b"), Bytes.toBytes("2")),
+                new Cell(Bytes.toBytes("m"), Bytes.toBytes("c"), Bytes.toBytes("3"))), 0);
+
+        Put put = TableWriter.toPut(row, 0, 1);
+        Put plain = new Put(row.key(), row.timestamp());
+        for (org.apache.hadoop.hbase.Cell cell : put.getFamilyCellMap().values().stream().flatMap(List::stream).toList()) {
+            plain.add(cell);
+        }
+
+        assertThat(put.size()).isEqualTo(plain.size()).isEqualTo(3);
+        assertThat(put.isEmpty()).isFalse();
+        assertThat(scanned(put)).containsExactlyInAnyOrderElementsOf(scanned(plain));
+        assertThat(scanned(put)).extracting(cell -> Bytes.toString(CellUtil.cloneQualifier(cell)))
+                .containsExactly("a", "b", "c");
+        org.apache.hadoop.hbase.CellScanner scanner = put.cellScanner();
+        assertThat(scanner.current()).as("before the first advance").isNull();
+        while (scanner.advance()) {
+            assertThat(scanner.current()).isNotNull();
+        }
+        assertThat(scanner.advance()).as("once past the end").isFalse();
+        assertThat(scanner.current()).isNull();
+    }
+
+    private static List<org.apache.hadoop.hbase.Cell> scanned(Put put) throws java.io.IOException {
+        List<org.apache.hadoop.hbase.Cell> cells = new ArrayList<>();
+        org.apache.hadoop.hbase.CellScanner scanner = put.cellScanner();
+        while (scanner.advance()) {
+            cells.add(scanner.current());
+        }
+        return cells;
+    }
+
+    /**
      * The estimate stands for HBase's own sizing in the write buffer's accounting (what bounds the
      * sink's memory): within a factor of two of {@link Put#heapSize()} from narrow to wide rows.
      */
