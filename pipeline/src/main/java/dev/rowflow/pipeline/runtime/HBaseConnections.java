@@ -17,6 +17,16 @@ import java.io.IOException;
 
 /** Connections to the configured store, for the pipeline and for every command that reads or manages tables. */
 public final class HBaseConnections {
+    /** HBase's limit on one mutator's requests in flight to a region (its default: 1). */
+    public static final String PER_REGION_TASKS = "hbase.client.max.perregion.tasks";
+    /**
+     * Two requests per region per mutator: the sink's sender's and the stream thread's own when
+     * it fills a whole buffer while the sender's send is on its way. With HBase's one, the stream
+     * thread's send finds every region taken and its submit spins -- locating every buffered row's
+     * region again on each pass -- until the sender's send is acknowledged.
+     */
+    static final int SINK_PER_REGION_TASKS = 2;
+
     private HBaseConnections() {
     }
 
@@ -36,16 +46,6 @@ public final class HBaseConnections {
         KerberosLogin.loginToHBase(conf);
         return ConnectionFactory.createConnection(conf);
     }
-
-    /** HBase's limit on one mutator's requests in flight to a region (its default: 1). */
-    public static final String PER_REGION_TASKS = "hbase.client.max.perregion.tasks";
-    /**
-     * Two requests per region per mutator: the sink's sender's and the stream thread's own when
-     * it fills a whole buffer while the sender's send is on its way. With HBase's one, the stream
-     * thread's send finds every region taken and its submit spins -- locating every buffered row's
-     * region again on each pass -- until the sender's send is acknowledged.
-     */
-    static final int SINK_PER_REGION_TASKS = 2;
 
     /** Sets {@code key} unless hbase-site.xml or the configuration gave it a value of its own. */
     private static void unlessSet(Configuration conf, String key, int value) {
