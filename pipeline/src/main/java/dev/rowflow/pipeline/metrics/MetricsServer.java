@@ -2,6 +2,7 @@ package dev.rowflow.pipeline.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -19,7 +20,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * HTTP endpoints for Kubernetes and Prometheus: {@code /metrics} (Prometheus text format; only
- * the metrics named by {@code name[]} parameters if there are any),
+ * the metrics named by {@code name[]} parameters if there are any, and only those are collected:
+ * {@link NamedScrapeRegistry}),
  * {@code /healthz} (200 while the process serves) and {@code /readyz} (200 when the pipeline says
  * it is ready, 503 otherwise).
  */
@@ -37,7 +39,8 @@ public final class MetricsServer implements AutoCloseable {
 
     /** Starts serving on {@code port} (0 picks a free one) of all interfaces. */
     public static MetricsServer start(int port) throws IOException {
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
+                new NamedScrapeRegistry(), Clock.SYSTEM);
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
