@@ -103,6 +103,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--rounds", defaultValue = "3", description = "Rounds of --external (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(names = "--variant", paramLabel = "KEY=VALUE[,KEY=VALUE...]", description = "With --external: one more "
+            + "rowflow writer (the first format) with these settings added to the default configuration, in every "
+            + "round: what a setting is worth, measured against the default in the same run. Repeatable.")
+    List<String> variants;
+
     @Option(names = "--scale", split = ",", paramLabel = "SHAPE", description = "With --external: instead of the "
             + "writer comparison, rowflow in each shape INSTANCESxTHREADS (e.g. 1x1,1x2,2x1): that many JVMs of one "
             + "application id, that many stream threads each, draining the events from a topic of "
@@ -152,6 +157,10 @@ final class BenchCommand implements Callable<Integer> {
         if (scale != null && !external) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--scale needs --external");
         }
+        if (variants != null && (!external || scale != null)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--variant needs --external (and no --scale)");
+        }
         if (external && scale != null) {
             List<ScaleBench.Shape> shapes = new ArrayList<>();
             for (String shape : scale) {
@@ -175,8 +184,21 @@ final class BenchCommand implements Callable<Integer> {
             // As without --external: rowflow always reads the Avro events; json adds a writer.
             List<String> read = ExternalBench.FORMATS.stream()
                     .filter(format -> format.equals("avro") || formats.contains(format)).toList();
+            List<Map<String, String>> settings = new ArrayList<>();
+            for (String variant : variants == null ? List.<String>of() : variants) {
+                Map<String, String> setting = new LinkedHashMap<>();
+                for (String pair : variant.split(",")) {
+                    int eq = pair.indexOf('=');
+                    if (eq <= 0 || pair.contains(" ")) {
+                        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--variant: '" + pair
+                                + "' is not KEY=VALUE (settings separated by commas, no spaces)");
+                    }
+                    setting.put(pair.substring(0, eq), pair.substring(eq + 1));
+                }
+                settings.add(setting);
+            }
             printExternal(ExternalBench.run(events, rounds, read, jfr, writerJvmOptions == null ? List.of()
-                    : List.of(writerJvmOptions.trim().split("\\s+")), err));
+                    : List.of(writerJvmOptions.trim().split("\\s+")), settings, err));
             return 0;
         }
         err.println("rowflow bench: starting the embedded stack ...");

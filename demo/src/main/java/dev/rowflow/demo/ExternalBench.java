@@ -44,6 +44,8 @@ final class ExternalBench {
      * error stays within 2.5 % of a 10 s run.
      */
     static final int POLL_MILLIS = 250;
+    /** The variants' numbers, for their groups' and tables' names. */
+    private static final Map<String, Integer> VARIANTS = new java.util.concurrent.ConcurrentHashMap<>();
     /** How long events are produced at a steady rate for the latency figures. */
     static final int LATENCY_SECONDS = 20;
 
@@ -125,9 +127,11 @@ final class ExternalBench {
      * @param jfr              whether to add one more rowflow pass, not measured, recorded with JFR
      *                         ({@code settings=profile}) and read by {@link JfrProfile}
      * @param writerJvmOptions the writers' JVM options; empty for the Helm chart's
+     * @param variants         rowflow settings, each measured as one more writer of the first format
+     *                         in every round: a setting against the default in the same run
      */
     static Result run(int events, int rounds, List<String> formats, boolean jfr, List<String> writerJvmOptions,
-                      PrintWriter err) throws Exception {
+                      List<Map<String, String>> variants, PrintWriter err) throws Exception {
         // Kafka's and HBase's data of a 300,000-event bench take several GB: gone when the bench ends.
         Path dir = dev.rowflow.embedded.TempDirs.create("rowflow-bench-external-");
         List<String> jvmOptions = writerJvmOptions.isEmpty() ? PipelineMemory.chartJvmOptions() : writerJvmOptions;
@@ -161,6 +165,9 @@ final class ExternalBench {
                     }
                     writers.add("rowflow-" + format);
                 }
+                for (Map<String, String> settings : variants) {
+                    writers.add(variant(formats.get(0), settings));
+                }
                 // HBase's write path warmed up before any writer is measured: else the first writer of
                 // the first round pays the region server's first minutes (15.4 us of HBase CPU per row
                 // against 7-9 for the others; after this run still 10.5-13.8, so it is not all JIT).
@@ -175,8 +182,7 @@ final class ExternalBench {
                     for (String writer : order) {
                         Run run = !writer.startsWith("rowflow-")
                                 ? raw(servers, writer, events, start, round, jvmOptions, dir)
-                                : rowflow(servers, admin, writer.substring("rowflow-".length()), events, round,
-                                jvmOptions, dir);
+                                : rowflow(servers, admin, writer, events, round, jvmOptions, dir);
                         runs.add(run);
                         err.printf("  round %d %-12s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
                                         + "(%.1f us/row, of it JIT %.1f, GC %.1f, HBase client %.1f; second half %.1f), "
@@ -227,7 +233,7 @@ final class ExternalBench {
                     recorded.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + recording);
                     err.printf("bench --external: one more rowflow pass (%s), recorded with JFR ...%n", formats.get(0));
                     err.flush();
-                    rowflow(servers, admin, formats.get(0), events, rounds + 1, recorded, dir);
+                    rowflow(servers, admin, "rowflow-" + formats.get(0), events, rounds + 1, recorded, dir);
                     profile = JfrProfile.read(recording);
                 }
                 return new Result(events, rounds, jvmOptions, runs, medians, ratios, latencies, profile);
@@ -283,8 +289,34 @@ final class ExternalBench {
         return switch (writer) {
             case "raw" -> "raw BufferedMutator client, " + RAW_THREADS + " threads";
             case "sink" -> "rowflow's sink alone (no Kafka), " + RAW_THREADS + " threads";
-            default -> "rowflow run, default configuration, " + writer.substring("rowflow-".length()) + " input";
+            default -> writer.contains(" ")
+                    ? "rowflow run, " + format(writer) + " input, with " + writer.substring(writer.indexOf(' ') + 1)
+                    : "rowflow run, default configuration, " + format(writer) + " input";
         };
+    }
+
+    /** The writer that runs rowflow on {@code format} with {@code settings} added to its configuration. */
+    static String variant(String format, Map<String, String> settings) {
+        return "rowflow-" + format + " " + settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(","));
+    }
+
+    /** The format a rowflow writer reads: {@code rowflow-json} and its variants read json. */
+    private static String format(String writer) {
+        int end = writer.indexOf(' ');
+        return writer.substring("rowflow-".length(), end < 0 ? writer.length() : end);
+    }
+
+    /** The settings a variant adds to rowflow's configuration; none for a rowflow writer of the default one. */
+    private static Map<String, Object> variantSettings(String writer) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        if (writer.contains(" ")) {
+            for (String setting : writer.substring(writer.indexOf(' ') + 1).split(",")) {
+                int eq = setting.indexOf('=');
+                settings.put(setting.substring(0, eq), setting.substring(eq + 1));
+            }
+        }
+        return settings;
     }
 
     /** The topic of the bench's events in {@code format}. */
@@ -327,13 +359,17 @@ final class ExternalBench {
         }
     }
 
-    private static Run rowflow(Servers servers, Admin admin, String format, int events, int round,
+    private static Run rowflow(Servers servers, Admin admin, String writer, int events, int round,
                                List<String> jvmOptions, Path dir) throws Exception {
         Map<String, Object> base = servers.base();
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         long rows = 2L * events;
-        String writer = "rowflow-" + format;
-        try (RowflowJvm rowflow = RowflowJvm.start(base, format + round, topic(format), format, jvmOptions, dir)) {
+        String format = format(writer);
+        Map<String, Object> settings = variantSettings(writer);
+        // A variant's group and tables by its settings' place among the variants (its name holds them).
+        String name = format + (settings.isEmpty() ? "" : "v" + VARIANTS.computeIfAbsent(writer, w -> VARIANTS.size() + 1))
+                + round;
+        try (RowflowJvm rowflow = RowflowJvm.start(base, name, 0, settings, topic(format), format, jvmOptions, dir)) {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             long t0 = 0;
             long t1 = 0;
@@ -388,7 +424,7 @@ final class ExternalBench {
                     awaitCommitted(admin, rowflow, events);
                     long dataRows = dataRows(base, rowflow.dataTable());
                     rowflow.close();
-                    dropTables(base, "rowflow" + format + round + "_");
+                    dropTables(base, "rowflow" + name + "_");
                     return new Run(writer, round, rows, seconds, rows / seconds, rows / steadySeconds, cpu.total(),
                             round1(cpu.total() * 1e6 / rows), allocated / rows, peak, busy, dataRows,
                             round1((durable - t0) / 1e9), server[0], server[1], round1(cpu.jit() * 1e6 / rows),

@@ -29,9 +29,10 @@ class ExternalBenchIT {
     @Test
     void shouldMeasureEachWriterInItsOwnJvmOnTheSameRows() throws Exception {
         JsonNode result = bench("--external", "--events", Integer.toString(EVENTS), "--rounds", "1", "--format", "json",
-                "--jfr", "--json");
-        assertThat(names(result.get("medians"))).containsExactly("raw", "sink", "rowflow-avro", "rowflow-json");
-        assertThat(result.get("runs")).hasSize(4);
+                "--variant", "sink.periodic.flush.ms=100", "--jfr", "--json");
+        assertThat(names(result.get("medians")))
+                .containsExactly("raw", "sink", "rowflow-avro", "rowflow-json", "rowflow-avro sink.periodic.flush.ms=100");
+        assertThat(result.get("runs")).hasSize(5);
         for (JsonNode run : result.get("runs")) {
             String writer = run.get("writer").asText();
             assertThat(run.get("rows").asLong()).as(writer).isEqualTo(2L * EVENTS);
@@ -58,7 +59,8 @@ class ExternalBenchIT {
             assertThat(run.get("durableSeconds").asDouble()).as(writer)
                     .isGreaterThanOrEqualTo(run.get("seconds").asDouble() - 0.1);
         }
-        assertThat(names(result.get("ratios"))).containsExactly("sink", "rowflow-avro", "rowflow-json");
+        assertThat(names(result.get("ratios")))
+                .containsExactly("sink", "rowflow-avro", "rowflow-json", "rowflow-avro sink.periodic.flush.ms=100");
         for (JsonNode ratios : result.get("ratios")) {
             assertThat(ratios.get("rows").asDouble()).isPositive();
             assertThat(ratios.get("cpu").asDouble()).isPositive();
@@ -109,8 +111,13 @@ class ExternalBenchIT {
         cli.setErr(new PrintWriter(err, true));
         assertThat(cli.execute("bench", "--scale", "1x1")).as("--scale without --external").isEqualTo(2);
         assertThat(cli.execute("bench", "--external", "--scale", "4x4")).as("more threads than partitions").isEqualTo(2);
+        assertThat(cli.execute("bench", "--variant", "sink.periodic.flush.ms=100")).as("--variant without --external")
+                .isEqualTo(2);
+        assertThat(cli.execute("bench", "--external", "--variant", "sink.periodic.flush.ms")).as("no value").isEqualTo(2);
         assertThat(err.toString()).contains("--scale needs --external")
-                .contains("'4x4' has more stream threads than the 12 partitions");
+                .contains("'4x4' has more stream threads than the 12 partitions")
+                .contains("--variant needs --external")
+                .contains("--variant: 'sink.periodic.flush.ms' is not KEY=VALUE");
     }
 
     /** {@code rowflow bench ARGS} in-process; its exit code must be 0; the JSON on its last line of stdout. */
