@@ -9,6 +9,7 @@ import org.apache.hadoop.hbase.codec.KeyValueCodec;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hbase.thirdparty.io.netty.buffer.ByteBuf;
 import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufOutputStream;
+import org.apache.hbase.thirdparty.io.netty.buffer.PooledByteBufAllocator;
 import org.apache.hbase.thirdparty.io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,12 +34,14 @@ class RowCellTest {
     private static final long TIME = 1_795_334_400_000L;
 
     /**
-     * Into the netty buffer of the client's RPC (written a field at a time) and into any other
-     * stream (written as HBase writes a cell that is not a KeyValue).
+     * Into the netty buffers of the client's RPC -- pooled direct as its event loop allocates them,
+     * on the heap, wrapped (as netty's leak detector hands some out) and composite (several NIO
+     * buffers: written a field at a time) -- and into any other stream (written as HBase writes a
+     * cell that is not a KeyValue).
      */
     @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void shouldWriteTheBytesOfTheSameKeyValueThroughTheClientsCodec(boolean nettyBuffer) throws IOException {
+    @ValueSource(strings = {"pooled-direct", "heap", "wrapped", "composite", "stream"})
+    void shouldWriteTheBytesOfTheSameKeyValueThroughTheClientsCodec(String into) throws IOException {
         List<RowCell> cells = new ArrayList<>();
         List<KeyValue> keyValues = new ArrayList<>();
         // Narrow and wide, an empty value, and one past the netty buffer's first capacity.
@@ -53,9 +56,9 @@ class RowCellTest {
             keyValues.add(new KeyValue(ROW, FAMILY, qualifier, TIME + i, KeyValue.Type.Put, value));
         }
 
-        byte[] written = encode(cells, nettyBuffer);
+        byte[] written = encode(cells, into);
 
-        assertThat(written).isEqualTo(encode(keyValues, nettyBuffer));
+        assertThat(written).isEqualTo(encode(keyValues, "stream"));
         List<Cell> read = decode(written);
         assertThat(read).hasSize(cells.size());
         for (int i = 0; i < read.size(); i++) {
@@ -76,8 +79,16 @@ class RowCellTest {
         assertThat(cell.getType()).isEqualTo(Cell.Type.Put);
     }
 
-    private static byte[] encode(List<? extends Cell> cells, boolean nettyBuffer) throws IOException {
-        ByteBuf buffer = Unpooled.buffer(1024);
+    private static byte[] encode(List<? extends Cell> cells, String into) throws IOException {
+        ByteBuf buffer = switch (into) {
+            case "pooled-direct" -> PooledByteBufAllocator.DEFAULT.directBuffer(1024);
+            case "heap" -> Unpooled.buffer(1024);
+            case "wrapped" -> Unpooled.unreleasableBuffer(Unpooled.directBuffer(1024));
+            // Grown a component at a time: several NIO buffers once the first cells are in.
+            case "composite" -> Unpooled.compositeBuffer();
+            default -> null;
+        };
+        boolean nettyBuffer = buffer != null;
         OutputStream out = nettyBuffer ? new ByteBufOutputStream(buffer) : new ByteArrayOutputStream();
         Codec.Encoder encoder = new KeyValueCodec().getEncoder(out);
         for (Cell cell : cells) {
@@ -87,8 +98,12 @@ class RowCellTest {
         if (!nettyBuffer) {
             return ((ByteArrayOutputStream) out).toByteArray();
         }
+        if (into.equals("composite")) {
+            assertThat(buffer.nioBufferCount()).as("NIO buffers of the composite").isGreaterThan(1);
+        }
         byte[] bytes = new byte[buffer.readableBytes()];
         buffer.readBytes(bytes);
+        buffer.release();
         return bytes;
     }
 
