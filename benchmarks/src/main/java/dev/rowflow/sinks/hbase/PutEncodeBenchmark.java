@@ -15,6 +15,7 @@ import org.apache.hadoop.hbase.codec.Codec;
 import org.apache.hbase.thirdparty.io.netty.buffer.ByteBuf;
 import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufOutputStream;
 import org.apache.hbase.thirdparty.io.netty.buffer.PooledByteBufAllocator;
+import org.apache.hbase.thirdparty.io.netty.buffer.Unpooled;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -60,6 +61,15 @@ public class PutEncodeBenchmark {
 
     @Param({"rowCell", "shallowCopyBuilder", "addColumn"})
     public String cells;
+
+    /**
+     * {@code pooled}: every cell block a pooled buffer, one class of buffer at every call into it.
+     * {@code sometimesWrapped}: one block in 128 wrapped in another buffer class, as netty's leak
+     * detector wraps the buffers it samples on a client's event loop: the JIT then meets two.
+     */
+    @Param({"pooled", "sometimesWrapped"})
+    public String blocks;
+    private int batches;
 
     private final KeyValueCodec codec = new KeyValueCodec();
     private final PooledByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
@@ -112,7 +122,9 @@ public class PutEncodeBenchmark {
         for (int i = 0; i < ROWS; i++) {
             puts.add(put(rows[next++ & (rows.length - 1)]));
         }
-        ByteBuf block = allocator.buffer(16 * 1024);
+        ByteBuf pooled = allocator.buffer(16 * 1024);
+        ByteBuf block = blocks.equals("sometimesWrapped") && (batches++ & 127) == 0
+                ? Unpooled.unreleasableBuffer(pooled) : pooled;
         try (ByteBufOutputStream out = new ByteBufOutputStream(block)) {
             Codec.Encoder encoder = codec.getEncoder(out);
             CellScanner scanner = CellUtil.createCellScanner(puts);
@@ -122,7 +134,7 @@ public class PutEncodeBenchmark {
             encoder.flush();
             return block.readableBytes();
         } finally {
-            block.release();
+            pooled.release();
         }
     }
 }
