@@ -13,10 +13,13 @@ import java.util.function.BooleanSupplier;
  * One table's sender: a thread that sends what the stream thread wrote into the table's
  * {@link BufferedMutator} while the stream thread goes on writing.
  *
- * <p><b>When it sends.</b> When half the write buffer ({@code wakeBytes}) waits, or when
- * {@code periodMillis} has passed since its last send began. The stream thread itself sends (and
- * waits) only when the whole buffer is full before the sender took it: the back pressure that
- * bounds memory when HBase is slow.
+ * <p><b>When it sends.</b> When half the write buffer ({@code wakeBytes}) waits, or when rows wait
+ * and {@code periodMillis} has passed since its last send began. A send takes every row written
+ * so far and waits for them, so under load each send carries what came during the one before and
+ * the batches grow with the region servers' round trip by themselves; with nothing to send the
+ * thread sleeps until the stream thread's next row wakes it (a quiet pipeline costs no CPU). The
+ * stream thread itself sends (and waits) only when the whole buffer is full before the sender took
+ * it: the back pressure that bounds memory when HBase is slow.
  *
  * <p><b>Invariants.</b>
  * <ul>
@@ -45,6 +48,8 @@ final class TableSender extends Thread {
     private final SinkMetrics metrics;
     /** Held while rows are on their way: by this sender and by {@link #flushAll}. */
     private final Object sending = new Object();
+    /** Longest sleep with nothing to send: bounds the wait of a row whose wake-up was missed. */
+    private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     /** Estimated bytes of the rows written so far (the stream thread's, single writer). */
     private final AtomicLong writtenBytes = new AtomicLong();
     /** Rows written so far (the stream thread's, single writer). */
@@ -55,6 +60,8 @@ final class TableSender extends Thread {
     private volatile long sentBytes;
     /** Set by the stream thread when it wakes the sender, cleared by the send it woke. */
     private volatile boolean waking;
+    /** Set by the sender while it sleeps with nothing to send; the next row written wakes it. */
+    private volatile boolean idle;
     private volatile boolean stopped;
 
     /**
@@ -80,13 +87,29 @@ final class TableSender extends Thread {
         if (written - sentBytes >= wakeBytes && !waking) {
             waking = true;
             LockSupport.unpark(this);
+        } else if (idle) {
+            idle = false;
+            LockSupport.unpark(this);
         }
     }
 
     @Override
     public void run() {
         long lastSend = System.nanoTime();
+        // Rows the last send took (sent or failed): nothing written since means nothing to send.
+        long taken = 0;
         while (!stopped) {
+            long rows = writtenRows.get();
+            if (rows == taken) {
+                // Asleep until a row comes. The stream thread's row count is a lazy store, so it
+                // can miss that the sender went to sleep: the timeout bounds that rare wait.
+                idle = true;
+                if (writtenRows.get() == taken && !stopped) {
+                    LockSupport.parkNanos(this, Math.max(periodNanos, IDLE_NANOS));
+                }
+                idle = false;
+                continue;
+            }
             long wait = lastSend + periodNanos - System.nanoTime();
             if (wait > 0 && writtenBytes.get() - sentBytes < wakeBytes) {
                 LockSupport.parkNanos(this, wait);
@@ -94,6 +117,7 @@ final class TableSender extends Thread {
             }
             // Measured from the start of the send, so no row waits more than a period for the next one.
             lastSend = System.nanoTime();
+            taken = rows;
             send();
         }
     }

@@ -231,6 +231,41 @@ class HBaseRowSinkIT {
     }
 
     /**
+     * A sender with nothing to send sleeps until the stream thread's next row wakes it: rows
+     * written one at a time after quiet spells are each sent and acknowledged without a flush.
+     */
+    @Test
+    void shouldSendARowWrittenAfterAQuietSpellWithoutAFlush() throws Exception {
+        TableDefinition table = new TableDefinition(TableName.valueOf("sink_quiet_" + store.token()), FAMILY,
+                FamilySettings.DEFAULT, RowKeyLayout.parse("hostname:text", null));
+        try (Admin admin = connection.getAdmin()) {
+            new TableAdmin(admin).createOrCheck(table);
+        }
+        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        Map<TableRole, TableDefinition> tables = Map.of(TableRole.LOG_DATA, table);
+        java.util.concurrent.ExecutorService writer = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 20),
+                new SinkMetrics(registry, tables))) {
+            var sent = registry.get("rowflow.sink.sent.rows").counter();
+            for (int i = 0; i < 3; i++) {
+                int n = i;
+                writer.submit(() -> {
+                    sink.write(row(n));
+                    return null;
+                }).get(10, TimeUnit.SECONDS);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (sent.count() < n + 1 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertThat(sent.count()).as("rows acknowledged after row %d, no flush", n).isEqualTo(n + 1);
+            }
+            assertThat(rows(table.name())).isEqualTo(3);
+        } finally {
+            writer.shutdownNow();
+        }
+    }
+
+    /**
      * A row the store refuses (a family the table does not have) after the client's retries is
      * counted as a failed mutation and thrown at the next flush, so its offsets are never
      * committed; the rows of the batch that were taken are counted as sent.
