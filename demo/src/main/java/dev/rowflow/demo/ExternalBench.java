@@ -254,7 +254,12 @@ final class ExternalBench {
             ChildJvm kafka = ChildJvm.start("kafka", List.of("-Xmx768m"), "dev.rowflow.embedded.ServerProcess",
                     List.of("kafka", dir.resolve("kafka").toString()), null);
             try {
-                ChildJvm hbase = ChildJvm.start("hbase", List.of("-Xmx1g"), "dev.rowflow.embedded.ServerProcess",
+                // A region server's heap large enough for its memstores: one writer's run holds about
+                // 360 MB of them until its tables are dropped, a latency run more. With 1 GB (a global
+                // memstore limit of 410 MB) the collector ran concurrent cycles through every run and
+                // the latency runs flushed memstores under pressure: HBase's CPU per row and rowflow's
+                // latency then measured the region server's heap, not the writers.
+                ChildJvm hbase = ChildJvm.start("hbase", List.of("-Xmx3g"), "dev.rowflow.embedded.ServerProcess",
                         List.of("hbase", dir.resolve("hbase").toString()), null);
                 try {
                     Map<String, Object> base = new LinkedHashMap<>();
