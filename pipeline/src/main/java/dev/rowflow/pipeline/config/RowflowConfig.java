@@ -179,10 +179,10 @@ public final class RowflowConfig extends AbstractConfig {
 
     public static final String PERIODIC_FLUSH_MS_CONFIG = "sink.periodic.flush.ms";
     private static final String PERIODIC_FLUSH_MS_DOC =
-            "Longest time a row waits in the write buffer before the sink's sender thread sends it: about how "
-                    + "long after its event a row can be read while traffic is light (under load each send takes "
-                    + "what came during the one before, and half a buffer sends at once). A sender with nothing to "
-                    + "send sleeps until the next row. Sending is "
+            "Longest time a row waits in the write buffer before the sink's sender thread sends it while rows "
+                    + "keep coming (under load half a buffer fills sooner and is sent at once). Rows also go as soon "
+                    + "as the stream thread has written nothing for 5 ms: a burst's last rows, and light traffic, "
+                    + "do not wait for the period. Sending is "
                     + "not committing: offsets advance only after a flush at commit time, which waits for rows still "
                     + "being sent. 0: no sender thread; the stream thread sends when the buffer fills and at each "
                     + "commit. (HBase's own "
@@ -301,7 +301,7 @@ public final class RowflowConfig extends AbstractConfig {
                     Importance.HIGH, LOG_INDEX_LAYOUT_DOC)
             .define(WRITE_BUFFER_BYTES_CONFIG, Type.LONG, 2L * 1024 * 1024, Range.atLeast(0),
                     Importance.MEDIUM, WRITE_BUFFER_BYTES_DOC)
-            .define(PERIODIC_FLUSH_MS_CONFIG, Type.LONG, 20L, Range.atLeast(0),
+            .define(PERIODIC_FLUSH_MS_CONFIG, Type.LONG, 200L, Range.atLeast(0),
                     Importance.MEDIUM, PERIODIC_FLUSH_MS_DOC)
             .define(TABLES_SPLIT_SAMPLE_RECORDS_CONFIG, Type.INT, 10_000, Range.atLeast(0),
                     Importance.LOW, TABLES_SPLIT_SAMPLE_RECORDS_DOC)

@@ -13,13 +13,14 @@ import java.util.function.BooleanSupplier;
  * One table's sender: a thread that sends what the stream thread wrote into the table's
  * {@link BufferedMutator} while the stream thread goes on writing.
  *
- * <p><b>When it sends.</b> When half the write buffer ({@code wakeBytes}) waits, or when rows wait
- * and {@code periodMillis} has passed since its last send began. A send takes every row written
- * so far and waits for them, so under load each send carries what came during the one before and
- * the batches grow with the region servers' round trip by themselves; with nothing to send the
- * thread sleeps until the stream thread's next row wakes it (a quiet pipeline costs no CPU). The
- * stream thread itself sends (and waits) only when the whole buffer is full before the sender took
- * it: the back pressure that bounds memory when HBase is slow.
+ * <p><b>When it sends.</b> When half the write buffer ({@code wakeBytes}) waits; when rows wait
+ * and the stream thread has written nothing for {@link #PAUSE_NANOS} (a burst is over: the topic
+ * drained, or light traffic); or when rows wait and {@code periodMillis} has passed since its last
+ * send began. Under load the stream thread writes without pause and sends stay half a buffer large:
+ * smaller ones cost the client and the region server more per row. With nothing to send the thread
+ * sleeps until the stream thread's next row wakes it (a quiet pipeline costs no CPU). The stream
+ * thread itself sends (and waits) only when the whole buffer is full before the sender took it: the
+ * back pressure that bounds memory when HBase is slow.
  *
  * <p><b>Invariants.</b>
  * <ul>
@@ -50,6 +51,8 @@ final class TableSender extends Thread {
     private final Object sending = new Object();
     /** Longest sleep with nothing to send: bounds the wait of a row whose wake-up was missed. */
     private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** How long the stream thread writes nothing before its rows count as a finished burst. */
+    static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** Estimated bytes of the rows written so far (the stream thread's, single writer). */
     private final AtomicLong writtenBytes = new AtomicLong();
     /** Rows written so far (the stream thread's, single writer). */
@@ -98,6 +101,8 @@ final class TableSender extends Thread {
         long lastSend = System.nanoTime();
         // Rows the last send took (sent or failed): nothing written since means nothing to send.
         long taken = 0;
+        // Rows written when the sender last looked, PAUSE_NANOS ago; -1: it has not looked since its send.
+        long seen = -1;
         while (!stopped) {
             long rows = writtenRows.get();
             if (rows == taken) {
@@ -111,13 +116,19 @@ final class TableSender extends Thread {
                 continue;
             }
             long wait = lastSend + periodNanos - System.nanoTime();
-            if (wait > 0 && writtenBytes.get() - sentBytes < wakeBytes) {
-                LockSupport.parkNanos(this, wait);
+            // The stream thread wrote nothing since the last look: its burst is over (the topic is
+            // drained, or a light trickle), so its rows go now rather than at the period. Under load
+            // it writes between every look, and sends stay half a buffer large.
+            boolean paused = rows == seen;
+            if (wait > 0 && !paused && writtenBytes.get() - sentBytes < wakeBytes) {
+                seen = rows;
+                LockSupport.parkNanos(this, Math.min(wait, PAUSE_NANOS));
                 continue;
             }
             // Measured from the start of the send, so no row waits more than a period for the next one.
             lastSend = System.nanoTime();
             taken = rows;
+            seen = -1;
             send();
         }
     }

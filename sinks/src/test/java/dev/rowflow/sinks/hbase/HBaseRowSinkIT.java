@@ -187,19 +187,19 @@ class HBaseRowSinkIT {
         var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         Map<TableRole, TableDefinition> tables = Map.of(TableRole.LOG_DATA, table);
         java.util.concurrent.ExecutorService writer = java.util.concurrent.Executors.newSingleThreadExecutor();
-        // A period far longer than the test: only the half-full buffer wakes the sender.
+        // A period far longer than the test: half a buffer written in one burst wakes the sender.
         try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(256 * 1024, 600_000),
                 new SinkMetrics(registry, tables))) {
             long halfBuffer = 128 * 1024;
-            int first = 0;
-            for (long bytes = 0; bytes < halfBuffer; first++) {
-                Row row = row(first);
-                bytes += TableWriter.estimatedHeapSize(row);
-                writer.submit(() -> {
+            int first = writer.submit(() -> {
+                int n = 0;
+                for (long bytes = 0; bytes < halfBuffer; n++) {
+                    Row row = row(n);
+                    bytes += TableWriter.estimatedHeapSize(row);
                     sink.write(row);
-                    return null;
-                }).get(10, TimeUnit.SECONDS);
-            }
+                }
+                return n;
+            }).get(10, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (WriteFaults.batches(table.name()) == 0 && System.nanoTime() < deadline) {
                 Thread.sleep(10);
@@ -231,11 +231,12 @@ class HBaseRowSinkIT {
     }
 
     /**
-     * A sender with nothing to send sleeps until the stream thread's next row wakes it: rows
-     * written one at a time after quiet spells are each sent and acknowledged without a flush.
+     * A burst's last rows go once the writer pauses, not at the period: with a period far longer
+     * than the test, rows written one at a time (a sender asleep with nothing to send, woken by
+     * each) are each sent and acknowledged without a flush.
      */
     @Test
-    void shouldSendARowWrittenAfterAQuietSpellWithoutAFlush() throws Exception {
+    void shouldSendTheRowsOfABurstOnceTheWriterPauses() throws Exception {
         TableDefinition table = new TableDefinition(TableName.valueOf("sink_quiet_" + store.token()), FAMILY,
                 FamilySettings.DEFAULT, RowKeyLayout.parse("hostname:text", null));
         try (Admin admin = connection.getAdmin()) {
@@ -244,7 +245,7 @@ class HBaseRowSinkIT {
         var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         Map<TableRole, TableDefinition> tables = Map.of(TableRole.LOG_DATA, table);
         java.util.concurrent.ExecutorService writer = java.util.concurrent.Executors.newSingleThreadExecutor();
-        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 20),
+        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 600_000),
                 new SinkMetrics(registry, tables))) {
             var sent = registry.get("rowflow.sink.sent.rows").counter();
             for (int i = 0; i < 3; i++) {
