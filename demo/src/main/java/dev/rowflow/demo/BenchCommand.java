@@ -355,9 +355,11 @@ final class BenchCommand implements Callable<Integer> {
                 result.ratios().entrySet().stream().map(r -> String.format("%s %.2f", r.getKey(), r.getValue().cpuWithoutJit()))
                         .collect(java.util.stream.Collectors.joining(", ")));
         for (VisibilityLatency.Result latency : result.latencies()) {
-            out.printf("%nrowflow event-to-visible latency (Avro input) at %,.0f events/s (80%% of its rate) for %.0f s: "
+            out.printf("%nrowflow event-to-visible latency (Avro input) at %,.0f events/s (80%% of its rate, or of the "
+                            + "%,.0f events/s it took with the producer running if lower) for %.0f s: "
                             + "%d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms", latency.eventsPerSecond(),
-                    latency.seconds(), latency.probes(), latency.p50Millis(), latency.p99Millis(), latency.maxMillis());
+                    latency.sustainedEventsPerSecond(), latency.seconds(), latency.probes(), latency.p50Millis(),
+                    latency.p99Millis(), latency.maxMillis());
         }
         out.println();
         out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%n",

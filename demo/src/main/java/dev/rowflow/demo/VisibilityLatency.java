@@ -36,10 +36,16 @@ final class VisibilityLatency {
     /**
      * p50, p99 and the largest latency in ms over {@code probes} probes at {@code eventsPerSecond};
      * p50 and p99 per 5 s window too (a latency that grows window by window: the rate is above
-     * what the pipeline sustains).
+     * what the pipeline sustains); {@code sustainedEventsPerSecond}, where a caller measured it, the
+     * rate the pipeline took with the producer running, which the rate offered is 80 % of at most.
      */
     record Result(double eventsPerSecond, double seconds, int probes, double p50Millis, double p99Millis,
-                  double maxMillis, List<String> byWindow) {
+                  double maxMillis, List<String> byWindow, double sustainedEventsPerSecond) {
+        /** The same figures, with the rate the pipeline was found to take before ({@code bench --external}). */
+        Result withSustained(double eventsPerSecond) {
+            return new Result(this.eventsPerSecond, seconds, probes, p50Millis, p99Millis, maxMillis, byWindow,
+                    eventsPerSecond);
+        }
     }
 
     private record Probe(byte[] dataRow, long producedNanos) {
@@ -140,7 +146,7 @@ final class VisibilityLatency {
         List<Double> sorted = new ArrayList<>(latencies);
         sorted.sort(null);
         return new Result(round1(count / seconds), round1(seconds), sorted.size(), round1(percentile(sorted, 50)),
-                round1(percentile(sorted, 99)), round1(sorted.get(sorted.size() - 1)), byWindow);
+                round1(percentile(sorted, 99)), round1(sorted.get(sorted.size() - 1)), byWindow, 0);
     }
 
     private static byte[] dataRowOf(LogEventRows rows, LogEvent event) {

@@ -72,6 +72,10 @@ class ExternalBenchIT {
         assertThat(latency.get("p50Millis").asDouble()).isPositive();
         assertThat(latency.get("p99Millis").asDouble()).isGreaterThanOrEqualTo(latency.get("p50Millis").asDouble());
         assertThat(latency.get("maxMillis").asDouble()).isGreaterThanOrEqualTo(latency.get("p99Millis").asDouble());
+        // Offered at 80 % of what rowflow took with the producer running, at most (1 % for the pacing's rounding).
+        double sustained = latency.get("sustainedEventsPerSecond").asDouble();
+        assertThat(sustained).isPositive();
+        assertThat(latency.get("eventsPerSecond").asDouble()).isLessThanOrEqualTo(0.8 * sustained * 1.01);
 
         JsonNode profile = result.get("profile");
         assertThat(profile.get("streamThreads").asInt()).isEqualTo(1);
