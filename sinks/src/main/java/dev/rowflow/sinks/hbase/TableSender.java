@@ -49,7 +49,7 @@ final class TableSender extends Thread {
     private final SinkMetrics metrics;
     /** Held while rows are on their way: by this sender and by {@link #flushAll}. */
     private final Object sending = new Object();
-    /** Longest sleep with nothing to send: bounds the wait of a row whose wake-up was missed. */
+    /** Longest sleep with nothing to send, whatever the period: bounds the wait of a row whose wake-up was missed. */
     private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     /** How long the stream thread writes nothing before its rows count as a finished burst. */
     static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
@@ -110,7 +110,7 @@ final class TableSender extends Thread {
                 // can miss that the sender went to sleep: the timeout bounds that rare wait.
                 idle = true;
                 if (writtenRows.get() == taken && !stopped) {
-                    LockSupport.parkNanos(this, Math.max(periodNanos, IDLE_NANOS));
+                    LockSupport.parkNanos(this, IDLE_NANOS);
                 }
                 idle = false;
                 continue;
