@@ -92,8 +92,8 @@ final class BenchCommand implements Callable<Integer> {
             + "writer the medians of rows/s, CPU per row and peak RSS, and rowflow's ratios to the raw client.")
     boolean external;
 
-    @Option(names = "--jfr", description = "With --external: one more rowflow pass recorded with JFR; prints its "
-            + "stream threads' time per stage (poll, deserialize, keying, mutate, flush, commit) and the hottest methods.")
+    @Option(names = "--jfr", description = "With --external: one more rowflow pass per format recorded with JFR; prints "
+            + "its stream threads' time per stage (poll, deserialize, keying, mutate, flush, commit) and the hottest methods.")
     boolean jfr;
 
     @Option(names = "--writer-jvm-options", paramLabel = "OPTIONS", description = "With --external: the JVM options "
@@ -354,20 +354,21 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("%nCPU per row without the JIT compiler's threads, over the raw client's: %s%n",
                 result.ratios().entrySet().stream().map(r -> String.format("%s %.2f", r.getKey(), r.getValue().cpuWithoutJit()))
                         .collect(java.util.stream.Collectors.joining(", ")));
-        for (VisibilityLatency.Result latency : result.latencies()) {
-            out.printf("%nrowflow event-to-visible latency (Avro input) at %,.0f events/s (80%% of its rate, or of the "
-                            + "%,.0f events/s it took with the producer running if lower) for %.0f s: "
-                            + "%d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms", latency.eventsPerSecond(),
-                    latency.sustainedEventsPerSecond(), latency.seconds(), latency.probes(), latency.p50Millis(),
-                    latency.p99Millis(), latency.maxMillis());
-        }
+        result.latencies().forEach((writer, runs) -> {
+            for (VisibilityLatency.Result latency : runs) {
+                out.printf("%n%s event-to-visible latency at %,.0f events/s (80%% of its rate, or of the "
+                                + "%,.0f events/s it took with the producer running if lower) for %.0f s: "
+                                + "%d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms", writer, latency.eventsPerSecond(),
+                        latency.sustainedEventsPerSecond(), latency.seconds(), latency.probes(), latency.p50Millis(),
+                        latency.p99Millis(), latency.maxMillis());
+            }
+        });
         out.println();
         out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%n",
                 result.rounds(), result.events(), 2L * result.events(), String.join(" ", result.jvmOptions()));
-        JfrProfile.Result profile = result.profile();
-        if (profile != null) {
-            out.printf("%nJFR of one more rowflow pass (%s, %.0f s recorded, %d stream thread(s)): stream threads' time%n"
-                    + "%n| stage | running s | waiting s | share |%n|---|---|---|---|%n", profile.recording(),
+        result.profiles().forEach((writer, profile) -> {
+            out.printf("%nJFR of one more %s pass (%s, %.0f s recorded, %d stream thread(s)): stream threads' time%n"
+                    + "%n| stage | running s | waiting s | share |%n|---|---|---|---|%n", writer, profile.recording(),
                     profile.seconds(), profile.streamThreads());
             for (String stage : JfrProfile.STAGES) {
                 out.printf("| %s | %.2f | %.2f | %.1f%% |%n", stage, profile.runningSeconds().get(stage),
@@ -376,7 +377,7 @@ final class BenchCommand implements Callable<Integer> {
             out.printf("%nhottest methods, whole process (share of CPU samples): %s%n",
                     String.join(", ", profile.hottestMethods()));
             out.printf("hottest methods, stream threads: %s%n", String.join(", ", profile.hottestStreamThreadMethods()));
-        }
+        });
         out.flush();
     }
 

@@ -1,9 +1,7 @@
 package dev.rowflow.demo;
 
 import dev.rowflow.embedded.load.LogEventGenerator;
-import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.embedded.load.Offsets;
-import dev.rowflow.embedded.load.TopicProducer;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
@@ -99,10 +97,11 @@ final class ExternalBench {
     /**
      * Medians per writer ({@code raw}; rowflow's sink alone, {@code sink}; and
      * {@code rowflow-avro} and/or {@code rowflow-json}), each writer's ratios to the raw client (the targets are stated in
-     * them), latency (Avro input, one run per round) and the JFR profile.
+     * them), and per rowflow writer its latency (one run per round) and its JFR profile (if asked).
      */
     record Result(int events, int rounds, List<String> jvmOptions, List<Run> runs, Map<String, Run> medians,
-                  Map<String, Ratios> ratios, List<VisibilityLatency.Result> latencies, JfrProfile.Result profile) {
+                  Map<String, Ratios> ratios, Map<String, List<VisibilityLatency.Result>> latencies,
+                  Map<String, JfrProfile.Result> profiles) {
     }
 
     /** The formats rowflow reads in this bench: the log pipeline's Avro, and JSON through a declared input. */
@@ -124,8 +123,8 @@ final class ExternalBench {
     /**
      * @param formats          the formats rowflow reads, a writer each: {@code avro} (the log
      *                         pipeline) and {@code json} (a declared input making the same rows)
-     * @param jfr              whether to add one more rowflow pass, not measured, recorded with JFR
-     *                         ({@code settings=profile}) and read by {@link JfrProfile}
+     * @param jfr              whether to add one more rowflow pass per format, not measured, recorded
+     *                         with JFR ({@code settings=profile}) and read by {@link JfrProfile}
      * @param writerJvmOptions the writers' JVM options; empty for the Helm chart's
      * @param variants         rowflow settings, each measured as one more writer of the first format
      *                         in every round: a setting against the default in the same run
@@ -149,19 +148,9 @@ final class ExternalBench {
                 for (String format : formats) {
                     String topic = topic(format);
                     KafkaTopics.createIfAbsent(admin, topic, Optional.of(PARTITIONS), Duration.ofSeconds(60));
-                    if (format.equals("avro")) {
-                        try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic)) {
-                            generated.forEach(producer::send);
-                            producer.flush();
-                        }
-                    } else {
-                        try (TopicProducer producer = TopicProducer.open(config.kafkaProperties(), topic)) {
-                            for (LogEvent event : generated) {
-                                producer.send(event.getHostname(), event.getTimestamp().toEpochMilli(),
-                                        InputBench.json(event));
-                            }
-                            producer.flush();
-                        }
+                    try (FormatProducer producer = FormatProducer.open(config.kafkaProperties(), topic, format)) {
+                        generated.forEach(producer::send);
+                        producer.flush();
                     }
                     writers.add("rowflow-" + format);
                 }
@@ -211,33 +200,38 @@ final class ExternalBench {
                                     / (raw.cpuMicrosPerRow() - raw.jitMicrosPerRow())),
                             round2(rowflow.secondHalfCpuMicrosPerRow() / raw.secondHalfCpuMicrosPerRow())));
                 }
-                // The rate rowflow reached on its first format, with nothing else running: what each latency
-                // run offers first, to find what rowflow takes with the bench's producer on the box too.
-                double maxRate = medians.get("rowflow-" + formats.get(0)).rowsPerSecond() / 2;
-                // One run per round, each on a fresh rowflow, topic and group: a target holds in every one.
-                List<VisibilityLatency.Result> latencies = new ArrayList<>();
-                for (int round = 1; round <= rounds; round++) {
-                    VisibilityLatency.Result latency = latency(base, admin, round, maxRate, LATENCY_SECONDS,
-                            Math.min(events, 50_000), jvmOptions, dir, err);
-                    latencies.add(latency);
-                    dropTables(base, "rowflowlatency" + round + "_");
-                    err.printf("  latency %d at %,.0f events/s: %d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
-                            round, latency.eventsPerSecond(), latency.probes(), latency.p50Millis(),
-                            latency.p99Millis(), latency.maxMillis());
-                    err.printf("    by when produced: %s%n", String.join("; ", latency.byWindow()));
-                    err.flush();
+                // Per format, one run per round, each on a fresh rowflow, topic and group (a target holds
+                // in every one), first offered the rate rowflow reached on that format with nothing else
+                // running, to find what it takes with the bench's producer on the box too.
+                Map<String, List<VisibilityLatency.Result>> latencies = new LinkedHashMap<>();
+                for (String format : formats) {
+                    String writer = "rowflow-" + format;
+                    double maxRate = medians.get(writer).rowsPerSecond() / 2;
+                    for (int round = 1; round <= rounds; round++) {
+                        VisibilityLatency.Result latency = latency(base, admin, format, round, maxRate, LATENCY_SECONDS,
+                                Math.min(events, 50_000), jvmOptions, dir, err);
+                        latencies.computeIfAbsent(writer, w -> new ArrayList<>()).add(latency);
+                        dropTables(base, "rowflowlatency" + format + round + "_");
+                        err.printf("  latency %s %d at %,.0f events/s: %d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
+                                format, round, latency.eventsPerSecond(), latency.probes(), latency.p50Millis(),
+                                latency.p99Millis(), latency.maxMillis());
+                        err.printf("    by when produced: %s%n", String.join("; ", latency.byWindow()));
+                        err.flush();
+                    }
                 }
-                JfrProfile.Result profile = null;
+                Map<String, JfrProfile.Result> profiles = new LinkedHashMap<>();
                 if (jfr) {
-                    Path recording = dir.resolve("rowflow.jfr");
-                    List<String> recorded = new ArrayList<>(jvmOptions);
-                    recorded.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + recording);
-                    err.printf("bench --external: one more rowflow pass (%s), recorded with JFR ...%n", formats.get(0));
-                    err.flush();
-                    rowflow(servers, admin, "rowflow-" + formats.get(0), events, rounds + 1, recorded, dir);
-                    profile = JfrProfile.read(recording);
+                    for (String format : formats) {
+                        Path recording = dir.resolve("rowflow-" + format + ".jfr");
+                        List<String> recorded = new ArrayList<>(jvmOptions);
+                        recorded.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + recording);
+                        err.printf("bench --external: one more rowflow pass (%s), recorded with JFR ...%n", format);
+                        err.flush();
+                        rowflow(servers, admin, "rowflow-" + format, events, rounds + 1, recorded, dir);
+                        profiles.put("rowflow-" + format, JfrProfile.read(recording));
+                    }
                 }
-                return new Result(events, rounds, jvmOptions, runs, medians, ratios, latencies, profile);
+                return new Result(events, rounds, jvmOptions, runs, medians, ratios, latencies, profiles);
             }
         }
     }
@@ -449,22 +443,22 @@ final class ExternalBench {
      * Event-to-visible latency of a rowflow run that has caught up: a warm-up backlog first (its
      * JIT warm, its group joined); then events offered at {@code maxEventsPerSecond} (the rate it
      * reached with nothing else running) for {@link #SUSTAINED_SECONDS}, the rate it takes while
-     * the bench's producer and the broker's produce path share the machine measured over the last
-     * five of them; once it has caught up, events at 80 % of the lower of the two for about
+     * the bench's producer and the broker's produce path share the machine measured over them
+     * ({@link #sustainedRate}); once it has caught up, events at 80 % of the lower of the two for about
      * {@code seconds}, a sample of them probed until readable ({@link VisibilityLatency}). So the
      * offered rate is below what the machine sustains, whatever else the producer costs it.
      */
-    private static VisibilityLatency.Result latency(Map<String, Object> base, Admin admin, int round,
+    private static VisibilityLatency.Result latency(Map<String, Object> base, Admin admin, String format, int round,
                                                     double maxEventsPerSecond, int seconds, int warmUp,
                                                     List<String> jvmOptions, Path dir, PrintWriter err)
             throws Exception {
-        String topic = TOPIC + "-latency-" + round;
+        String topic = TOPIC + "-latency-" + format + "-" + round;
         KafkaTopics.createIfAbsent(admin, topic, Optional.of(PARTITIONS), Duration.ofSeconds(60));
         RowflowConfig config = new RowflowConfig(base);
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         LogEventGenerator generator = new LogEventGenerator(8 + round, 200, System.currentTimeMillis());
-        try (RowflowJvm rowflow = RowflowJvm.start(base, "latency" + round, topic, "avro", jvmOptions, dir);
-             LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic)) {
+        try (RowflowJvm rowflow = RowflowJvm.start(base, "latency" + format + round, topic, format, jvmOptions, dir);
+             FormatProducer producer = FormatProducer.open(config.kafkaProperties(), topic, format)) {
             for (int i = 0; i < warmUp; i++) {
                 producer.send(generator.next());
             }
@@ -476,12 +470,10 @@ final class ExternalBench {
             }
             double sustained = sustainedRate(producer, generator, http, rowflow, maxEventsPerSecond, warmUp);
             double eventsPerSecond = 0.8 * Math.min(maxEventsPerSecond, sustained);
-            err.printf("bench --external: rowflow took %,.0f events/s offered %,.0f with the producer running; "
-                    + "latency at 80 %% of the lower, %,.0f events/s (%,.0f rows/s), for %d s ...%n", sustained,
+            err.printf("bench --external: rowflow (%s) took %,.0f events/s offered %,.0f with the producer running; "
+                    + "latency at 80 %% of the lower, %,.0f events/s (%,.0f rows/s), for %d s ...%n", format, sustained,
                     maxEventsPerSecond, eventsPerSecond, 2 * eventsPerSecond, seconds);
             err.flush();
-            Map<String, Object> tables = new LinkedHashMap<>(base);
-            tables.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, rowflow.dataTable());
             try (org.apache.hadoop.hbase.client.Connection connection =
                          dev.rowflow.pipeline.runtime.HBaseConnections.connect(config);
                  org.apache.hadoop.hbase.client.Table table = connection.getTable(
@@ -495,39 +487,32 @@ final class ExternalBench {
 
     /**
      * Offers {@code eventsPerSecond} for {@link #SUSTAINED_SECONDS} to a rowflow run that has written
-     * the rows of {@code before} events, and returns the events per second it wrote over the last
-     * five seconds (its rows acknowledged, read from its /metrics), once it has caught up again.
+     * the rows of {@code before} events, and returns the events per second it took: those events
+     * over the time from the first of them offered to the last row written (acknowledged, read from
+     * its /metrics every 100 ms). At most the rate offered; less by what it fell behind, a stall of
+     * HBase's included (a window over the last seconds alone read nothing when HBase's WAL stalled
+     * through it).
      */
-    private static double sustainedRate(LogEventProducer producer, LogEventGenerator generator,
+    private static double sustainedRate(FormatProducer producer, LogEventGenerator generator,
                                         java.net.http.HttpClient http, RowflowJvm rowflow, double eventsPerSecond,
                                         long before) throws Exception {
         long count = (long) (eventsPerSecond * SUSTAINED_SECONDS);
-        long from = count - (long) (eventsPerSecond * 5);
         double nanosPerEvent = 1e9 / eventsPerSecond;
         long start = System.nanoTime();
-        long fromNanos = 0;
-        long fromSent = 0;
         for (long i = 0; i < count; i++) {
             long wait = start + (long) (i * nanosPerEvent) - System.nanoTime();
             if (wait > 0) {
                 java.util.concurrent.locks.LockSupport.parkNanos(wait);
             }
-            if (i == from) {
-                // One read of its progress; the events due meanwhile go out at once after it.
-                fromSent = RowflowJvm.progress(http, rowflow.metrics()).sent();
-                fromNanos = System.nanoTime();
-            }
             producer.send(generator.next());
         }
-        long sent = RowflowJvm.progress(http, rowflow.metrics()).sent();
-        double rate = (sent - fromSent) / 2.0 / ((System.nanoTime() - fromNanos) / 1e9);
         producer.flush();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (RowflowJvm.progress(http, rowflow.metrics()).sent() < 2 * (before + count)) {
             rowflow.check(deadline, "rows of the events offered at the rate it reached alone");
             Thread.sleep(100);
         }
-        return rate;
+        return count / ((System.nanoTime() - start) / 1e9);
     }
 
     /** Waits until the group has committed every event (the rows are durable already). */

@@ -1,7 +1,6 @@
 package dev.rowflow.demo;
 
 import dev.rowflow.embedded.load.LogEventGenerator;
-import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.events.LogEvent;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
@@ -21,13 +20,22 @@ import java.util.concurrent.locks.LockSupport;
  * Event-to-visible latency: events produced at a steady rate, and for a sample of them ("probes")
  * the time from just before the producer is handed the event to the first moment its data row is
  * readable in HBase, found by a prober that asks for every outstanding probe's row (existence
- * only, one multi-get) every {@link #POLL_MILLIS} ms. What it measures is what a user waiting for
- * a row sees: the producer's batching, the broker, the consumer's fetch, the pipeline and its
- * sink's sending, and HBase.
+ * only, one multi-get) every {@link #POLL_MILLIS} ms, or less often while many are outstanding
+ * ({@link #POLL_MICROS_PER_PROBE}). What it measures is what a user waiting for a row sees: the
+ * producer's batching, the broker, the consumer's fetch, the pipeline and its sink's sending, and
+ * HBase.
  */
 final class VisibilityLatency {
     /** How often outstanding probes are looked for: the resolution of the figures. */
     static final long POLL_MILLIS = 10;
+    /**
+     * The prober waits at least this long per outstanding probe between its reads, so it asks
+     * HBase for at most 1,000 rows a second. Otherwise a pipeline falling behind gets more probes
+     * asked for every 10 ms — 125 at 5 s behind, 12,500 reads a second on the region server it is
+     * behind on — and falls further. The figures lose little: at 25 probes a second, n outstanding
+     * probes are about n / 25 s old, so a read every n ms is within 2.5 % of their latency.
+     */
+    static final long POLL_MICROS_PER_PROBE = 1_000;
     /** About this many probes a second, whatever the rate: the prober's reads stay light. */
     static final int PROBES_PER_SECOND = 25;
     /** Probes are also summed up per window of this length, by when they were produced. */
@@ -58,9 +66,13 @@ final class VisibilityLatency {
      * Produces {@code count} events of {@code generator} at {@code eventsPerSecond} and returns the
      * latency of the probes; throws if a probe is not readable within {@code timeout}.
      */
-    static Result measure(LogEventProducer producer, LogEventGenerator generator, LogEventRows rows, Table dataTable,
+    static Result measure(FormatProducer producer, LogEventGenerator generator, LogEventRows rows, Table dataTable,
                           long count, double eventsPerSecond, java.time.Duration timeout)
             throws IOException, InterruptedException {
+        if (count < 1 || !(eventsPerSecond > 0)) {
+            throw new IllegalArgumentException("no latency to measure: " + count + " events at " + eventsPerSecond
+                    + " events/s");
+        }
         ConcurrentLinkedQueue<Probe> produced = new ConcurrentLinkedQueue<>();
         List<Double> latencies = java.util.Collections.synchronizedList(new ArrayList<>());
         long every = Math.max(1, Math.round(eventsPerSecond / PROBES_PER_SECOND));
@@ -99,7 +111,8 @@ final class VisibilityLatency {
                             }
                         }
                     }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS));
+                    LockSupport.parkNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS),
+                            TimeUnit.MICROSECONDS.toNanos(POLL_MICROS_PER_PROBE * outstanding.size())));
                 }
             } catch (IOException e) {
                 failure[0] = e;
