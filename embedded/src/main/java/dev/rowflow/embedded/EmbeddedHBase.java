@@ -54,7 +54,14 @@ public final class EmbeddedHBase implements AutoCloseable {
 
     /** Starts the mini cluster with all its files under {@code dir}. */
     public static EmbeddedHBase start(Path dir) {
-        return start(configuration(dir), null);
+        return start(dir, Map.of());
+    }
+
+    /** The same with {@code settings} added to the cluster's configuration. */
+    public static EmbeddedHBase start(Path dir, Map<String, String> settings) {
+        Configuration conf = configuration(dir);
+        settings.forEach(conf::set);
+        return start(conf, null);
     }
 
     /**
