@@ -103,6 +103,21 @@ final class ChildJvm implements AutoCloseable {
      */
     long allocatedBytes() throws IOException {
         if (threads == null) {
+            threads = java.lang.management.ManagementFactory.newPlatformMXBeanProxy(mbeans(),
+                    java.lang.management.ManagementFactory.THREAD_MXBEAN_NAME, com.sun.management.ThreadMXBean.class);
+        }
+        return threads.getTotalThreadAllocatedBytes();
+    }
+
+    /** Has it collect its garbage now, a full collection ({@code System.gc()} in it), and waits for it. */
+    void collectGarbage() throws IOException {
+        java.lang.management.ManagementFactory.newPlatformMXBeanProxy(mbeans(),
+                java.lang.management.ManagementFactory.MEMORY_MXBEAN_NAME, java.lang.management.MemoryMXBean.class).gc();
+    }
+
+    /** Its platform MBeans, over JMX through the attach API; the connection is opened at the first call. */
+    private javax.management.MBeanServerConnection mbeans() throws IOException {
+        if (jmx == null) {
             String address;
             try {
                 com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(pid()));
@@ -115,10 +130,8 @@ final class ChildJvm implements AutoCloseable {
                 throw new IOException("cannot attach to " + name + " (pid " + pid() + ")", e);
             }
             jmx = javax.management.remote.JMXConnectorFactory.connect(new javax.management.remote.JMXServiceURL(address));
-            threads = java.lang.management.ManagementFactory.newPlatformMXBeanProxy(jmx.getMBeanServerConnection(),
-                    java.lang.management.ManagementFactory.THREAD_MXBEAN_NAME, com.sun.management.ThreadMXBean.class);
         }
-        return threads.getTotalThreadAllocatedBytes();
+        return jmx.getMBeanServerConnection();
     }
 
     /** Its peak resident set size so far, in MB (VmHWM). */

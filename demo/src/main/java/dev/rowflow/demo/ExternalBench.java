@@ -58,12 +58,14 @@ final class ExternalBench {
      * {@code hbaseClientMicrosPerRow} to the HBase client's own threads, which encode the requests
      * and read the responses ({@link ThreadCpu}); the rest is the writer's own work. {@code secondHalfCpuMicrosPerRow} is the CPU per row from half its rows
      * (written, or acknowledged for rowflow) to the end: the process warmer, its JIT's work mostly done.
+     * {@code hbaseGcMicrosPerRow} and {@code hbaseJitMicrosPerRow} are the parts of HBase's CPU per row its
+     * collector's and its JIT compiler's threads took.
      */
     record Run(String writer, int round, long rows, double seconds, double rowsPerSecond, double steadyRowsPerSecond,
                double cpuSeconds, double cpuMicrosPerRow, long allocatedBytesPerRow, long peakRssMb,
                double machineBusy, long dataRows, double durableSeconds, double hbaseMicrosPerRow,
                double kafkaMicrosPerRow, double jitMicrosPerRow, double gcMicrosPerRow, double hbaseClientMicrosPerRow,
-               double secondHalfCpuMicrosPerRow) {
+               double secondHalfCpuMicrosPerRow, double hbaseGcMicrosPerRow, double hbaseJitMicrosPerRow) {
 
         /**
          * CPU per row neither compiling, collecting nor in the HBase client's threads: reading,
@@ -74,15 +76,17 @@ final class ExternalBench {
         }
     }
 
-    /** CPU seconds of the HBase and Kafka processes so far. */
-    private record ServerCpu(double hbase, double kafka) {
+    /** CPU seconds of the HBase process (and of it its collector's and JIT's) and of the Kafka process so far. */
+    private record ServerCpu(ThreadCpu hbase, double kafka) {
         static ServerCpu of(Servers servers) throws IOException {
-            return new ServerCpu(servers.hbase().cpuSeconds(), servers.kafka().cpuSeconds());
+            return new ServerCpu(ThreadCpu.of(servers.hbase().pid()), servers.kafka().cpuSeconds());
         }
 
-        /** Microseconds per row of each since {@code before}: {hbase, kafka}. */
+        /** Microseconds per row of each since {@code before}: {hbase, kafka, hbase's collector, hbase's JIT}. */
         double[] perRowSince(ServerCpu before, long rows) {
-            return new double[] {round1((hbase - before.hbase) * 1e6 / rows), round1((kafka - before.kafka) * 1e6 / rows)};
+            ThreadCpu spent = hbase.since(before.hbase);
+            return new double[] {round1(spent.total() * 1e6 / rows), round1((kafka - before.kafka) * 1e6 / rows),
+                    round1(spent.gc() * 1e6 / rows), round1(spent.jit() * 1e6 / rows)};
         }
     }
 
@@ -157,12 +161,15 @@ final class ExternalBench {
                 for (Map<String, String> settings : variants) {
                     writers.add(variant(formats.get(0), settings));
                 }
-                // HBase's write path warmed up before any writer is measured: else the first writer of
-                // the first round pays the region server's first minutes (15.4 us of HBase CPU per row
-                // against 7-9 for the others; after this run still 10.5-13.8, so it is not all JIT).
-                err.println("bench --external: warming HBase up with one raw-client run, not counted ...");
+                // HBase's write path warmed up before any writer is measured, with two raw-client runs:
+                // after one alone, the first writer measured still paid 25.9-30.8 us of HBase CPU per
+                // row against 9.4-13.5 for the others, 6.4 us of it the region server's JIT compiling
+                // (the rest, the code it had not yet compiled running slower).
+                err.println("bench --external: warming HBase up with two raw-client runs, not counted ...");
                 err.flush();
-                raw(servers, "raw", events, start, 0, jvmOptions, dir);
+                for (int warmUp = 0; warmUp < 2; warmUp++) {
+                    raw(servers, "raw", events, start, -warmUp, jvmOptions, dir);
+                }
                 List<Run> runs = new ArrayList<>();
                 for (int round = 1; round <= rounds; round++) {
                     // Rotated: each writer goes first in turn (the first gets the quieter cluster).
@@ -176,12 +183,13 @@ final class ExternalBench {
                         err.printf("  round %d %-12s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
                                         + "(%.1f us/row, of it JIT %.1f, GC %.1f, HBase client %.1f; second half %.1f), "
                                         + "%,d B allocated/row, peak RSS %d MB, machine %.0f%% busy, durable after %.1f s, "
-                                        + "HBase %.1f us/row%n",
+                                        + "HBase %.1f us/row (of it GC %.1f, JIT %.1f)%n",
                                 round, writer, run.rows(), run.seconds(), run.rowsPerSecond(), run.steadyRowsPerSecond(),
                                 run.cpuSeconds(), run.cpuMicrosPerRow(), run.jitMicrosPerRow(), run.gcMicrosPerRow(),
                                 run.hbaseClientMicrosPerRow(), run.secondHalfCpuMicrosPerRow(),
                                 run.allocatedBytesPerRow(), run.peakRssMb(),
-                                run.machineBusy() * 100, run.durableSeconds(), run.hbaseMicrosPerRow());
+                                run.machineBusy() * 100, run.durableSeconds(), run.hbaseMicrosPerRow(),
+                                run.hbaseGcMicrosPerRow(), run.hbaseJitMicrosPerRow());
                         err.flush();
                     }
                 }
@@ -211,7 +219,7 @@ final class ExternalBench {
                         VisibilityLatency.Result latency = latency(base, admin, format, round, maxRate, LATENCY_SECONDS,
                                 Math.min(events, 50_000), jvmOptions, dir, err);
                         latencies.computeIfAbsent(writer, w -> new ArrayList<>()).add(latency);
-                        dropTables(base, "rowflowlatency" + format + round + "_");
+                        servers.settle("rowflowlatency" + format + round + "_");
                         err.printf("  latency %s %d at %,.0f events/s: %d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
                                 format, round, latency.eventsPerSecond(), latency.probes(), latency.p50Millis(),
                                 latency.p99Millis(), latency.maxMillis());
@@ -254,7 +262,7 @@ final class ExternalBench {
                 // memstore limit of 410 MB) the collector ran concurrent cycles through every run and
                 // the latency runs flushed memstores under pressure: HBase's CPU per row and rowflow's
                 // latency then measured the region server's heap, not the writers.
-                ChildJvm hbase = ChildJvm.start("hbase", List.of("-Xmx3g"), "dev.rowflow.embedded.ServerProcess",
+                ChildJvm hbase = ChildJvm.start("hbase", List.of("-Xms3g", "-Xmx3g"), "dev.rowflow.embedded.ServerProcess",
                         List.of("hbase", dir.resolve("hbase").toString()), null);
                 try {
                     Map<String, Object> base = new LinkedHashMap<>();
@@ -272,6 +280,17 @@ final class ExternalBench {
                 kafka.close();
                 throw e;
             }
+        }
+
+        /**
+         * Drops the tables whose names start with {@code prefix}, then has the region server's JVM
+         * collect its garbage: the next writer starts on a region server that holds neither the
+         * last one's regions nor the dead memstore cells of them (a few hundred MB a run), which its
+         * collector would otherwise clear at whatever moment of the next writer's run it chose.
+         */
+        void settle(String prefix) throws Exception {
+            dropTables(base, prefix);
+            hbase.collectGarbage();
         }
 
         @Override
@@ -349,13 +368,13 @@ final class ExternalBench {
             double gc = Double.parseDouble(result.get("gcSeconds"));
             double hbaseClient = Double.parseDouble(result.get("hbaseClientSeconds"));
             long dataRows = dataRows(base, prefix + "log_data");
-            dropTables(base, prefix);
+            servers.settle(prefix);
             double[] server = servers1.perRowSince(servers0, rows);
             return new Run(name, round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
                     Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
                     dataRows, seconds, server[0], server[1], round1(jit * 1e6 / rows), round1(gc * 1e6 / rows),
                     round1(hbaseClient * 1e6 / rows), round1(Double.parseDouble(result.get("secondHalfCpuSeconds")) * 1e6
-                            / Long.parseLong(result.get("secondHalfRows"))));
+                            / Long.parseLong(result.get("secondHalfRows"))), server[2], server[3]);
         }
     }
 
@@ -424,12 +443,12 @@ final class ExternalBench {
                     awaitCommitted(admin, rowflow, events);
                     long dataRows = dataRows(base, rowflow.dataTable());
                     rowflow.close();
-                    dropTables(base, "rowflow" + name + "_");
+                    servers.settle("rowflow" + name + "_");
                     return new Run(writer, round, rows, seconds, rows / seconds, rows / steadySeconds, cpu.total(),
                             round1(cpu.total() * 1e6 / rows), allocated / rows, peak, busy, dataRows,
                             round1((durable - t0) / 1e9), server[0], server[1], round1(cpu.jit() * 1e6 / rows),
                             round1(cpu.gc() * 1e6 / rows), round1(cpu.hbaseClient() * 1e6 / rows),
-                            round1(secondHalf.total() * 1e6 / (half == null ? rows : rows - halfSent)));
+                            round1(secondHalf.total() * 1e6 / (half == null ? rows : rows - halfSent)), server[2], server[3]);
                 }
                 Thread.sleep(POLL_MILLIS);
             }
@@ -539,13 +558,16 @@ final class ExternalBench {
         List<Double> gc = runs.stream().map(Run::gcMicrosPerRow).sorted().toList();
         List<Double> hbaseClient = runs.stream().map(Run::hbaseClientMicrosPerRow).sorted().toList();
         List<Double> secondHalf = runs.stream().map(Run::secondHalfCpuMicrosPerRow).sorted().toList();
+        List<Double> hbaseGc = runs.stream().map(Run::hbaseGcMicrosPerRow).sorted().toList();
+        List<Double> hbaseJit = runs.stream().map(Run::hbaseJitMicrosPerRow).sorted().toList();
         // Peak RSS: the largest of the rounds, not the middle one.
         return new Run(writer, 0, middle.rows(), middle.seconds(), middle.rowsPerSecond(),
                 steady.get((steady.size() - 1) / 2), middle.cpuSeconds(), cpu.get((cpu.size() - 1) / 2),
                 allocated.get((allocated.size() - 1) / 2), rss.get(rss.size() - 1), middle.machineBusy(), middle.dataRows(),
                 durable.get((durable.size() - 1) / 2), hbase.get((hbase.size() - 1) / 2), kafka.get((kafka.size() - 1) / 2),
                 jit.get((jit.size() - 1) / 2), gc.get((gc.size() - 1) / 2), hbaseClient.get((hbaseClient.size() - 1) / 2),
-                secondHalf.get((secondHalf.size() - 1) / 2));
+                secondHalf.get((secondHalf.size() - 1) / 2), hbaseGc.get((hbaseGc.size() - 1) / 2),
+                hbaseJit.get((hbaseJit.size() - 1) / 2));
     }
 
     /**

@@ -55,6 +55,9 @@ class ExternalBenchIT {
             assertThat(run.get("allocatedBytesPerRow").asLong()).as(writer).isPositive();
             // The region server worked for every writer's rows while it ran.
             assertThat(run.get("hbaseMicrosPerRow").asDouble()).as(writer).isPositive();
+            // Its collector's and its JIT compiler's shares are parts of it.
+            assertThat(run.get("hbaseGcMicrosPerRow").asDouble() + run.get("hbaseJitMicrosPerRow").asDouble())
+                    .as(writer).isBetween(0.0, run.get("hbaseMicrosPerRow").asDouble());
             // Durable (committed) no sooner than readable.
             assertThat(run.get("durableSeconds").asDouble()).as(writer)
                     .isGreaterThanOrEqualTo(run.get("seconds").asDouble() - 0.1);
