@@ -108,6 +108,12 @@ final class BenchCommand implements Callable<Integer> {
             + "round: what a setting is worth, measured against the default in the same run. Repeatable.")
     List<String> variants;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE[,KEY=VALUE...]", description = "With --external: settings added "
+            + "to the configuration of every rowflow run (the measured runs, the variants, the latency and JFR passes, "
+            + "--scale's instances), not to the raw client's: the bench of a configuration other than the default, e.g. "
+            + "--set kafka.commit.interval.ms=1000. Repeatable.")
+    List<String> sets;
+
     @Option(names = "--scale", split = ",", paramLabel = "SHAPE", description = "With --external: instead of the "
             + "writer comparison, rowflow in each shape INSTANCESxTHREADS (e.g. 1x1,1x2,2x1): that many JVMs of one "
             + "application id, that many stream threads each, draining the events from a topic of "
@@ -161,6 +167,13 @@ final class BenchCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--variant needs --external (and no --scale)");
         }
+        if (sets != null && !external) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--set needs --external");
+        }
+        Map<String, String> set = new LinkedHashMap<>();
+        for (String pairs : sets == null ? List.<String>of() : sets) {
+            set.putAll(settings("--set", pairs));
+        }
         if (external && scale != null) {
             List<ScaleBench.Shape> shapes = new ArrayList<>();
             for (String shape : scale) {
@@ -171,7 +184,7 @@ final class BenchCommand implements Callable<Integer> {
                 }
             }
             printScale(ScaleBench.run(events, rounds, shapes, writerJvmOptions == null ? List.of()
-                    : List.of(writerJvmOptions.trim().split("\\s+")), err));
+                    : List.of(writerJvmOptions.trim().split("\\s+")), set, err));
             return 0;
         }
         if (external) {
@@ -186,19 +199,10 @@ final class BenchCommand implements Callable<Integer> {
                     .filter(format -> format.equals("avro") || formats.contains(format)).toList();
             List<Map<String, String>> settings = new ArrayList<>();
             for (String variant : variants == null ? List.<String>of() : variants) {
-                Map<String, String> setting = new LinkedHashMap<>();
-                for (String pair : variant.split(",")) {
-                    int eq = pair.indexOf('=');
-                    if (eq <= 0 || pair.contains(" ")) {
-                        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--variant: '" + pair
-                                + "' is not KEY=VALUE (settings separated by commas, no spaces)");
-                    }
-                    setting.put(pair.substring(0, eq), pair.substring(eq + 1));
-                }
-                settings.add(setting);
+                settings.add(settings("--variant", variant));
             }
             printExternal(ExternalBench.run(events, rounds, read, jfr, writerJvmOptions == null ? List.of()
-                    : List.of(writerJvmOptions.trim().split("\\s+")), settings, err));
+                    : List.of(writerJvmOptions.trim().split("\\s+")), set, settings, err));
             return 0;
         }
         err.println("rowflow bench: starting the embedded stack ...");
@@ -309,6 +313,26 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code KEY=VALUE[,KEY=VALUE...]} of {@code option}, in their order. */
+    private Map<String, String> settings(String option, String pairs) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (String pair : pairs.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0 || pair.contains(" ")) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + ": '" + pair
+                        + "' is not KEY=VALUE (settings separated by commas, no spaces)");
+            }
+            settings.put(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+        return settings;
+    }
+
+    /** The footer's note of the --set settings, if any. */
+    private static String added(Map<String, String> settings) {
+        return settings.isEmpty() ? "" : ", rowflow's configuration with " + settings.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(","));
+    }
+
     private void printScale(ScaleBench.Result result) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -324,8 +348,8 @@ final class BenchCommand implements Callable<Integer> {
                 run.cpuSeconds(), run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100,
                 result.ratios().get(shape)));
         out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index) produced once "
-                        + "every instance was ready, %d partitions, JVM options %s%n", result.rounds(), result.events(),
-                2L * result.events(), result.partitions(), String.join(" ", result.jvmOptions()));
+                        + "every instance was ready, %d partitions, JVM options %s%s%n", result.rounds(), result.events(),
+                2L * result.events(), result.partitions(), String.join(" ", result.jvmOptions()), added(result.settings()));
         out.flush();
     }
 
@@ -364,8 +388,9 @@ final class BenchCommand implements Callable<Integer> {
             }
         });
         out.println();
-        out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%n",
-                result.rounds(), result.events(), 2L * result.events(), String.join(" ", result.jvmOptions()));
+        out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%s%n",
+                result.rounds(), result.events(), 2L * result.events(), String.join(" ", result.jvmOptions()),
+                added(result.settings()));
         result.profiles().forEach((writer, profile) -> {
             out.printf("%nJFR of one more %s pass (%s, %.0f s recorded, %d stream thread(s)): stream threads' time%n"
                     + "%n| stage | running s | waiting s | share |%n|---|---|---|---|%n", writer, profile.recording(),

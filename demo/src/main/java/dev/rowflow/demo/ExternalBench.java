@@ -103,7 +103,8 @@ final class ExternalBench {
      * {@code rowflow-avro} and/or {@code rowflow-json}), each writer's ratios to the raw client (the targets are stated in
      * them), and per rowflow writer its latency (one run per round) and its JFR profile (if asked).
      */
-    record Result(int events, int rounds, List<String> jvmOptions, List<Run> runs, Map<String, Run> medians,
+    record Result(int events, int rounds, List<String> jvmOptions, Map<String, String> settings, List<Run> runs,
+                  Map<String, Run> medians,
                   Map<String, Ratios> ratios, Map<String, List<VisibilityLatency.Result>> latencies,
                   Map<String, JfrProfile.Result> profiles) {
     }
@@ -130,15 +131,17 @@ final class ExternalBench {
      * @param jfr              whether to add one more rowflow pass per format, not measured, recorded
      *                         with JFR ({@code settings=profile}) and read by {@link JfrProfile}
      * @param writerJvmOptions the writers' JVM options; empty for the Helm chart's
+     * @param settings         settings added to the configuration of every rowflow run (not the raw client's)
      * @param variants         rowflow settings, each measured as one more writer of the first format
      *                         in every round: a setting against the default in the same run
      */
     static Result run(int events, int rounds, List<String> formats, boolean jfr, List<String> writerJvmOptions,
-                      List<Map<String, String>> variants, PrintWriter err) throws Exception {
+                      Map<String, String> settings, List<Map<String, String>> variants, PrintWriter err)
+            throws Exception {
         // Kafka's and HBase's data of a 300,000-event bench take several GB: gone when the bench ends.
         Path dir = dev.rowflow.embedded.TempDirs.create("rowflow-bench-external-");
         List<String> jvmOptions = writerJvmOptions.isEmpty() ? PipelineMemory.chartJvmOptions() : writerJvmOptions;
-        try (Servers servers = Servers.start(dir, err)) {
+        try (Servers servers = Servers.start(dir, settings, err)) {
             Map<String, Object> base = servers.base();
             err.printf("bench --external: Kafka pid %d, HBase pid %d; %,d events to topic %s (%s)%n",
                     servers.kafka().pid(), servers.hbase().pid(), events, TOPIC, String.join(", ", formats));
@@ -158,8 +161,8 @@ final class ExternalBench {
                     }
                     writers.add("rowflow-" + format);
                 }
-                for (Map<String, String> settings : variants) {
-                    writers.add(variant(formats.get(0), settings));
+                for (Map<String, String> variant : variants) {
+                    writers.add(variant(formats.get(0), variant));
                 }
                 // HBase's write path warmed up before any writer is measured, with two raw-client runs:
                 // after one alone, the first writer measured still paid 25.9-30.8 us of HBase CPU per
@@ -216,7 +219,7 @@ final class ExternalBench {
                     String writer = "rowflow-" + format;
                     double maxRate = medians.get(writer).rowsPerSecond() / 2;
                     for (int round = 1; round <= rounds; round++) {
-                        VisibilityLatency.Result latency = latency(base, admin, format, round, maxRate, LATENCY_SECONDS,
+                        VisibilityLatency.Result latency = latency(servers.rowflow(), admin, format, round, maxRate, LATENCY_SECONDS,
                                 Math.min(events, 50_000), jvmOptions, dir, err);
                         latencies.computeIfAbsent(writer, w -> new ArrayList<>()).add(latency);
                         servers.settle("rowflowlatency" + format + round + "_");
@@ -239,17 +242,19 @@ final class ExternalBench {
                         profiles.put("rowflow-" + format, JfrProfile.read(recording));
                     }
                 }
-                return new Result(events, rounds, jvmOptions, runs, medians, ratios, latencies, profiles);
+                return new Result(events, rounds, jvmOptions, settings, runs, medians, ratios, latencies, profiles);
             }
         }
     }
 
     /**
      * Kafka and HBase each in a JVM of its own, and the rowflow settings that reach them (the
-     * summary table off, as the raw client writes none; the streams' state under {@code dir}).
+     * summary table off, as the raw client writes none; the streams' state under {@code dir});
+     * {@code rowflowSettings} are the bench's {@code --set}, for rowflow's runs alone.
      */
-    record Servers(ChildJvm kafka, ChildJvm hbase, Map<String, Object> base) implements AutoCloseable {
-        static Servers start(Path dir, PrintWriter err) throws Exception {
+    record Servers(ChildJvm kafka, ChildJvm hbase, Map<String, Object> base, Map<String, String> rowflowSettings)
+            implements AutoCloseable {
+        static Servers start(Path dir, Map<String, String> rowflowSettings, PrintWriter err) throws Exception {
             Files.createDirectories(dir.resolve("kafka"));
             Files.createDirectories(dir.resolve("hbase"));
             err.println("bench --external: starting Kafka and HBase, each in a JVM of its own ...");
@@ -273,7 +278,7 @@ final class ExternalBench {
                     // The raw client writes data and index rows; so does rowflow here (its summary table is extra work).
                     base.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "false");
                     base.put("kafka.state.dir", dir.resolve("streams-state").toString());
-                    return new Servers(kafka, hbase, base);
+                    return new Servers(kafka, hbase, base, Map.copyOf(rowflowSettings));
                 } catch (Exception | Error e) {
                     hbase.close();
                     throw e;
@@ -282,6 +287,13 @@ final class ExternalBench {
                 kafka.close();
                 throw e;
             }
+        }
+
+        /** The configuration every rowflow run starts from: {@link #base} and the bench's settings. */
+        Map<String, Object> rowflow() {
+            Map<String, Object> rowflow = new LinkedHashMap<>(base);
+            rowflow.putAll(rowflowSettings);
+            return rowflow;
         }
 
         /**
@@ -390,7 +402,8 @@ final class ExternalBench {
         // A variant's group and tables by its settings' place among the variants (its name holds them).
         String name = format + (settings.isEmpty() ? "" : "v" + VARIANTS.computeIfAbsent(writer, w -> VARIANTS.size() + 1))
                 + round;
-        try (RowflowJvm rowflow = RowflowJvm.start(base, name, 0, settings, topic(format), format, jvmOptions, dir)) {
+        try (RowflowJvm rowflow = RowflowJvm.start(servers.rowflow(), name, 0, settings, topic(format), format, jvmOptions,
+                dir)) {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             long t0 = 0;
             long t1 = 0;

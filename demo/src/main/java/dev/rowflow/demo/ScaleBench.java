@@ -62,18 +62,20 @@ final class ScaleBench {
     }
 
     /** Per shape the median round, and its rows/s over the first shape's. */
-    record Result(int events, int rounds, int partitions, List<String> jvmOptions, List<Run> runs,
+    record Result(int events, int rounds, int partitions, List<String> jvmOptions, Map<String, String> settings,
+                  List<Run> runs,
                   Map<String, Run> medians, Map<String, Double> ratios) {
     }
 
     private ScaleBench() {
     }
 
-    static Result run(int events, int rounds, List<Shape> shapes, List<String> writerJvmOptions, PrintWriter err)
-            throws Exception {
+    /** {@code settings} are added to every instance's configuration (the bench's {@code --set}). */
+    static Result run(int events, int rounds, List<Shape> shapes, List<String> writerJvmOptions,
+                      Map<String, String> settings, PrintWriter err) throws Exception {
         Path dir = dev.rowflow.embedded.TempDirs.create("rowflow-bench-scale-");
         List<String> jvmOptions = writerJvmOptions.isEmpty() ? PipelineMemory.chartJvmOptions() : writerJvmOptions;
-        try (ExternalBench.Servers servers = ExternalBench.Servers.start(dir, err);
+        try (ExternalBench.Servers servers = ExternalBench.Servers.start(dir, settings, err);
              Admin admin = Admin.create(new RowflowConfig(servers.base()).kafkaProperties())) {
             List<LogEvent> generated = ExternalBench.events(events, System.currentTimeMillis() - events);
             List<Run> runs = new ArrayList<>();
@@ -82,7 +84,7 @@ final class ScaleBench {
                 List<Shape> order = new ArrayList<>(shapes);
                 java.util.Collections.rotate(order, -((round - 1) % shapes.size()));
                 for (Shape shape : order) {
-                    Run run = drain(servers.base(), admin, shape, generated, round, jvmOptions, dir);
+                    Run run = drain(servers.rowflow(), admin, shape, generated, round, jvmOptions, dir);
                     runs.add(run);
                     err.printf("  round %d %s: %,d rows in %.1f s: %,.0f rows/s, %.1f CPU-s (%.1f us/row), "
                                     + "peak RSS %d MB, machine %.0f%% busy%n", round, shape, run.rows(), run.seconds(),
@@ -100,7 +102,7 @@ final class ScaleBench {
             Map<String, Double> ratios = new LinkedHashMap<>();
             double first = medians.get(shapes.get(0).toString()).rowsPerSecond();
             medians.forEach((shape, run) -> ratios.put(shape, ExternalBench.round2(run.rowsPerSecond() / first)));
-            return new Result(events, rounds, PARTITIONS, jvmOptions, runs, medians, ratios);
+            return new Result(events, rounds, PARTITIONS, jvmOptions, settings, runs, medians, ratios);
         }
     }
 

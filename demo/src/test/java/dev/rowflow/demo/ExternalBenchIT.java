@@ -25,11 +25,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ExternalBenchIT {
     private static final int EVENTS = 5_000;
+    private static final String COMMIT_EVERY_SECOND = "kafka.commit.interval.ms=1000";
 
     @Test
     void shouldMeasureEachWriterInItsOwnJvmOnTheSameRows() throws Exception {
+        // Committing every second: each rowflow run and JFR pass ends at the commit after its last row.
         JsonNode result = bench("--external", "--events", Integer.toString(EVENTS), "--rounds", "1", "--format", "json",
-                "--variant", "sink.periodic.flush.ms=100", "--jfr", "--json");
+                "--variant", "sink.periodic.flush.ms=100", "--set", COMMIT_EVERY_SECOND, "--jfr", "--json");
+        assertThat(result.get("settings").get("kafka.commit.interval.ms").asText()).isEqualTo("1000");
         assertThat(names(result.get("medians")))
                 .containsExactly("raw", "sink", "rowflow-avro", "rowflow-json", "rowflow-avro sink.periodic.flush.ms=100");
         assertThat(result.get("runs")).hasSize(5);
@@ -58,9 +61,13 @@ class ExternalBenchIT {
             // Its collector's and its JIT compiler's shares are parts of it.
             assertThat(run.get("hbaseGcMicrosPerRow").asDouble() + run.get("hbaseJitMicrosPerRow").asDouble())
                     .as(writer).isBetween(0.0, run.get("hbaseMicrosPerRow").asDouble());
-            // Durable (committed) no sooner than readable.
+            // Durable (committed) no sooner than readable; rowflow's at the commit after its last row, a
+            // second apart with --set (the default's 30 s would have it after 30 s).
             assertThat(run.get("durableSeconds").asDouble()).as(writer)
                     .isGreaterThanOrEqualTo(run.get("seconds").asDouble() - 0.1);
+            if (writer.startsWith("rowflow-")) {
+                assertThat(run.get("durableSeconds").asDouble()).as(writer).isLessThan(run.get("seconds").asDouble() + 20);
+            }
         }
         assertThat(names(result.get("ratios")))
                 .containsExactly("sink", "rowflow-avro", "rowflow-json", "rowflow-avro sink.periodic.flush.ms=100");
@@ -106,7 +113,7 @@ class ExternalBenchIT {
     @Test
     void shouldMeasureEachShapeOfInstancesAndThreadsOnOneGroup() throws Exception {
         JsonNode result = bench("--external", "--scale", "1x1,2x1", "--events", Integer.toString(EVENTS), "--rounds", "1",
-                "--json");
+                "--set", COMMIT_EVERY_SECOND, "--json");
         assertThat(result.get("partitions").asInt()).isEqualTo(ScaleBench.PARTITIONS);
         assertThat(names(result.get("medians"))).containsExactly("1x1", "2x1");
         assertThat(result.get("runs")).hasSize(2);
@@ -127,10 +134,14 @@ class ExternalBenchIT {
         assertThat(cli.execute("bench", "--variant", "sink.periodic.flush.ms=100")).as("--variant without --external")
                 .isEqualTo(2);
         assertThat(cli.execute("bench", "--external", "--variant", "sink.periodic.flush.ms")).as("no value").isEqualTo(2);
+        assertThat(cli.execute("bench", "--set", COMMIT_EVERY_SECOND)).as("--set without --external").isEqualTo(2);
+        assertThat(cli.execute("bench", "--external", "--set", "kafka.commit.interval.ms")).as("no value").isEqualTo(2);
         assertThat(err.toString()).contains("--scale needs --external")
                 .contains("'4x4' has more stream threads than the 12 partitions")
                 .contains("--variant needs --external")
-                .contains("--variant: 'sink.periodic.flush.ms' is not KEY=VALUE");
+                .contains("--variant: 'sink.periodic.flush.ms' is not KEY=VALUE")
+                .contains("--set needs --external")
+                .contains("--set: 'kafka.commit.interval.ms' is not KEY=VALUE");
     }
 
     /** {@code rowflow bench ARGS} in-process; its exit code must be 0; the JSON on its last line of stdout. */
