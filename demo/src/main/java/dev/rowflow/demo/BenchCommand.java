@@ -367,7 +367,7 @@ final class BenchCommand implements Callable<Integer> {
         result.medians().forEach((writer, run) -> out.printf(
                 "| %s | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %,d | %d | %.0f%% | %.1f | %.1f "
                         + "| %.1f | %.1f | %.1f |%n",
-                ExternalBench.describe(writer),
+                ExternalBench.describe(writer, result.settings()),
                 run.rowsPerSecond(), run.steadyRowsPerSecond(), run.cpuSeconds(), run.cpuMicrosPerRow(),
                 run.jitMicrosPerRow(), run.gcMicrosPerRow(), run.hbaseClientMicrosPerRow(), run.ownMicrosPerRow(),
                 run.secondHalfCpuMicrosPerRow(),

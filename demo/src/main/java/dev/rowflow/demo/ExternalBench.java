@@ -317,14 +317,15 @@ final class ExternalBench {
         }
     }
 
-    /** What a writer of the bench is, for its row of the table. */
-    static String describe(String writer) {
+    /** What a writer of the bench is, for its row of the table ({@code settings}: the bench's --set). */
+    static String describe(String writer, Map<String, String> settings) {
         return switch (writer) {
             case "raw" -> "raw BufferedMutator client, " + RAW_THREADS + " threads";
             case "sink" -> "rowflow's sink alone (no Kafka), " + RAW_THREADS + " threads";
             default -> writer.contains(" ")
                     ? "rowflow run, " + format(writer) + " input, with " + writer.substring(writer.indexOf(' ') + 1)
-                    : "rowflow run, default configuration, " + format(writer) + " input";
+                    : "rowflow run, " + (settings.isEmpty() ? "default configuration" : "configuration of --set") + ", "
+                    + format(writer) + " input";
         };
     }
 
