@@ -260,7 +260,10 @@ class LogPipelineIT {
             });
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
             long committed = 0;
-            while (System.nanoTime() < deadline && committed != events) {
+            // The topic's records once the producer is done: its retries across the restart can write a
+            // batch twice (seen once: 20,006 records for 20,000 events), which rowflow must read like any other.
+            long written = -1;
+            while (System.nanoTime() < deadline && committed != written) {
                 assertThat(pipeline.state()).isNotEqualTo(org.apache.kafka.streams.KafkaStreams.State.ERROR);
                 committed = Offsets.committed(admin, config.getString(RowflowConfig.APPLICATION_ID_CONFIG), topic(config));
                 if (committedAtRestart < 0 && committed >= 1_000) {
@@ -268,10 +271,14 @@ class LogPipelineIT {
                     // Mid-run: the broker goes away for 5 s and comes back on the same port.
                     stack.kafka().restart(Duration.ofSeconds(5));
                 }
+                if (written < 0 && sent.isDone()) {
+                    written = Offsets.written(admin, topic(config));
+                }
                 Thread.sleep(200);
             }
             sent.get(60, TimeUnit.SECONDS);
-            assertThat(committed).as("events committed").isEqualTo(events);
+            assertThat(written).as("records in the topic").isGreaterThanOrEqualTo(events);
+            assertThat(committed).as("records committed").isEqualTo(written);
         } finally {
             sender.shutdownNow();
         }
