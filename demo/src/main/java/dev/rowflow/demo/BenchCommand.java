@@ -363,17 +363,19 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("%n| writer (own JVM) | rows/s | steady rows/s | CPU-s | CPU us/row | of it JIT | of it GC "
                 + "| of it HBase client | of it the rest | second half CPU us/row | B allocated/row | peak RSS MB "
                 + "| machine busy | durable after s | HBase CPU us/row | of it HBase's GC | of it HBase's JIT "
-                + "| Kafka CPU us/row |%n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%n");
+                + "| Kafka CPU us/row | rows per HBase WAL append |%n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%n");
         result.medians().forEach((writer, run) -> out.printf(
                 "| %s | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %,d | %d | %.0f%% | %.1f | %.1f "
-                        + "| %.1f | %.1f | %.1f |%n",
+                        + "| %.1f | %.1f | %.1f | %.1f |%n",
                 ExternalBench.describe(writer, result.settings()),
                 run.rowsPerSecond(), run.steadyRowsPerSecond(), run.cpuSeconds(), run.cpuMicrosPerRow(),
                 run.jitMicrosPerRow(), run.gcMicrosPerRow(), run.hbaseClientMicrosPerRow(), run.ownMicrosPerRow(),
                 run.secondHalfCpuMicrosPerRow(),
                 run.allocatedBytesPerRow(), run.peakRssMb(), run.machineBusy() * 100, run.durableSeconds(),
-                run.hbaseMicrosPerRow(), run.hbaseGcMicrosPerRow(), run.hbaseJitMicrosPerRow(), run.kafkaMicrosPerRow()));
-        result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | | | %.2f | | | | | | | | |%n",
+                run.hbaseMicrosPerRow(), run.hbaseGcMicrosPerRow(), run.hbaseJitMicrosPerRow(), run.kafkaMicrosPerRow(),
+                run.rowsPerWalAppend()));
+        result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | | | %.2f | | | | | | | | | |%n",
                 writer, ratios.rows(), ratios.steady(), ratios.cpu(), ratios.secondHalfCpu()));
         out.printf("%nCPU per row without the JIT compiler's threads, over the raw client's: %s%n",
                 result.ratios().entrySet().stream().map(r -> String.format("%s %.2f", r.getKey(), r.getValue().cpuWithoutJit()))

@@ -115,6 +115,17 @@ final class ChildJvm implements AutoCloseable {
                 java.lang.management.ManagementFactory.MEMORY_MXBEAN_NAME, java.lang.management.MemoryMXBean.class).gc();
     }
 
+    /** The long that operation {@code operation(String)} of MBean {@code objectName} returns for {@code argument}, over JMX. */
+    long invoke(String objectName, String operation, String argument) throws IOException {
+        try {
+            return (Long) mbeans().invoke(new javax.management.ObjectName(objectName), operation,
+                    new Object[] {argument}, new String[] {String.class.getName()});
+        } catch (javax.management.JMException e) {
+            throw new IOException("cannot call " + operation + " of " + objectName + " in " + name + " (pid " + pid()
+                    + ")", e);
+        }
+    }
+
     /** Its platform MBeans, over JMX through the attach API; the connection is opened at the first call. */
     private javax.management.MBeanServerConnection mbeans() throws IOException {
         if (jmx == null) {

@@ -59,13 +59,18 @@ final class ExternalBench {
      * and read the responses ({@link ThreadCpu}); the rest is the writer's own work. {@code secondHalfCpuMicrosPerRow} is the CPU per row from half its rows
      * (written, or acknowledged for rowflow) to the end: the process warmer, its JIT's work mostly done.
      * {@code hbaseGcMicrosPerRow} and {@code hbaseJitMicrosPerRow} are the parts of HBase's CPU per row its
-     * collector's and its JIT compiler's threads took.
+     * collector's and its JIT compiler's threads took. {@code rowsPerWalAppend} is the writer's rows
+     * over the entries the region server appended to its WAL for the writer's tables: it appends one per
+     * region per batch of rows it takes (a mini-batch), so this is how many rows a region's batch held on
+     * average -- the fewer, larger batches, the less the region server spends per row on its WAL, its
+     * locks and its handlers.
      */
     record Run(String writer, int round, long rows, double seconds, double rowsPerSecond, double steadyRowsPerSecond,
                double cpuSeconds, double cpuMicrosPerRow, long allocatedBytesPerRow, long peakRssMb,
                double machineBusy, long dataRows, double durableSeconds, double hbaseMicrosPerRow,
                double kafkaMicrosPerRow, double jitMicrosPerRow, double gcMicrosPerRow, double hbaseClientMicrosPerRow,
-               double secondHalfCpuMicrosPerRow, double hbaseGcMicrosPerRow, double hbaseJitMicrosPerRow) {
+               double secondHalfCpuMicrosPerRow, double hbaseGcMicrosPerRow, double hbaseJitMicrosPerRow,
+               double rowsPerWalAppend) {
 
         /**
          * CPU per row neither compiling, collecting nor in the HBase client's threads: reading,
@@ -74,6 +79,15 @@ final class ExternalBench {
         double ownMicrosPerRow() {
             return round1(cpuMicrosPerRow - jitMicrosPerRow - gcMicrosPerRow - hbaseClientMicrosPerRow);
         }
+    }
+
+    /**
+     * {@code rows} over the WAL entries the region server appended for the tables whose names start
+     * with {@code prefix} ({@link dev.rowflow.embedded.WalAppends}): rows per region batch.
+     */
+    private static double rowsPerWalAppend(Servers servers, String prefix, long rows) throws IOException {
+        long appends = servers.hbase().invoke(dev.rowflow.embedded.WalAppends.OBJECT_NAME, "appendsOf", prefix);
+        return appends == 0 ? 0 : round1((double) rows / appends);
     }
 
     /** CPU seconds of the HBase process (and of it its collector's and JIT's) and of the Kafka process so far. */
@@ -186,13 +200,13 @@ final class ExternalBench {
                         err.printf("  round %d %-12s %,d rows in %.1f s: %,.0f rows/s (steady %,.0f), %.1f CPU-s "
                                         + "(%.1f us/row, of it JIT %.1f, GC %.1f, HBase client %.1f; second half %.1f), "
                                         + "%,d B allocated/row, peak RSS %d MB, machine %.0f%% busy, durable after %.1f s, "
-                                        + "HBase %.1f us/row (of it GC %.1f, JIT %.1f)%n",
+                                        + "HBase %.1f us/row (of it GC %.1f, JIT %.1f), %.1f rows per WAL append%n",
                                 round, writer, run.rows(), run.seconds(), run.rowsPerSecond(), run.steadyRowsPerSecond(),
                                 run.cpuSeconds(), run.cpuMicrosPerRow(), run.jitMicrosPerRow(), run.gcMicrosPerRow(),
                                 run.hbaseClientMicrosPerRow(), run.secondHalfCpuMicrosPerRow(),
                                 run.allocatedBytesPerRow(), run.peakRssMb(),
                                 run.machineBusy() * 100, run.durableSeconds(), run.hbaseMicrosPerRow(),
-                                run.hbaseGcMicrosPerRow(), run.hbaseJitMicrosPerRow());
+                                run.hbaseGcMicrosPerRow(), run.hbaseJitMicrosPerRow(), run.rowsPerWalAppend());
                         err.flush();
                     }
                 }
@@ -395,13 +409,14 @@ final class ExternalBench {
             double gc = Double.parseDouble(result.get("gcSeconds"));
             double hbaseClient = Double.parseDouble(result.get("hbaseClientSeconds"));
             long dataRows = dataRows(base, prefix + "log_data");
+            double rowsPerAppend = rowsPerWalAppend(servers, prefix, rows);
             servers.settle(prefix);
             double[] server = servers1.perRowSince(servers0, rows);
             return new Run(name, round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
                     Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
                     dataRows, seconds, server[0], server[1], round1(jit * 1e6 / rows), round1(gc * 1e6 / rows),
                     round1(hbaseClient * 1e6 / rows), round1(Double.parseDouble(result.get("secondHalfCpuSeconds")) * 1e6
-                            / Long.parseLong(result.get("secondHalfRows"))), server[2], server[3]);
+                            / Long.parseLong(result.get("secondHalfRows"))), server[2], server[3], rowsPerAppend);
         }
     }
 
@@ -471,12 +486,14 @@ final class ExternalBench {
                     awaitCommitted(admin, rowflow, events);
                     long dataRows = dataRows(base, rowflow.dataTable());
                     rowflow.close();
+                    double rowsPerAppend = rowsPerWalAppend(servers, "rowflow" + name + "_", rows);
                     servers.settle("rowflow" + name + "_");
                     return new Run(writer, round, rows, seconds, rows / seconds, rows / steadySeconds, cpu.total(),
                             round1(cpu.total() * 1e6 / rows), allocated / rows, peak, busy, dataRows,
                             round1((durable - t0) / 1e9), server[0], server[1], round1(cpu.jit() * 1e6 / rows),
                             round1(cpu.gc() * 1e6 / rows), round1(cpu.hbaseClient() * 1e6 / rows),
-                            round1(secondHalf.total() * 1e6 / (half == null ? rows : rows - halfSent)), server[2], server[3]);
+                            round1(secondHalf.total() * 1e6 / (half == null ? rows : rows - halfSent)), server[2], server[3],
+                            rowsPerAppend);
                 }
                 Thread.sleep(POLL_MILLIS);
             }
@@ -588,6 +605,7 @@ final class ExternalBench {
         List<Double> secondHalf = runs.stream().map(Run::secondHalfCpuMicrosPerRow).sorted().toList();
         List<Double> hbaseGc = runs.stream().map(Run::hbaseGcMicrosPerRow).sorted().toList();
         List<Double> hbaseJit = runs.stream().map(Run::hbaseJitMicrosPerRow).sorted().toList();
+        List<Double> perAppend = runs.stream().map(Run::rowsPerWalAppend).sorted().toList();
         // Peak RSS: the largest of the rounds, not the middle one.
         return new Run(writer, 0, middle.rows(), middle.seconds(), middle.rowsPerSecond(),
                 steady.get((steady.size() - 1) / 2), middle.cpuSeconds(), cpu.get((cpu.size() - 1) / 2),
@@ -595,7 +613,7 @@ final class ExternalBench {
                 durable.get((durable.size() - 1) / 2), hbase.get((hbase.size() - 1) / 2), kafka.get((kafka.size() - 1) / 2),
                 jit.get((jit.size() - 1) / 2), gc.get((gc.size() - 1) / 2), hbaseClient.get((hbaseClient.size() - 1) / 2),
                 secondHalf.get((secondHalf.size() - 1) / 2), hbaseGc.get((hbaseGc.size() - 1) / 2),
-                hbaseJit.get((hbaseJit.size() - 1) / 2));
+                hbaseJit.get((hbaseJit.size() - 1) / 2), perAppend.get((perAppend.size() - 1) / 2));
     }
 
     /**

@@ -58,6 +58,8 @@ class ExternalBenchIT {
             assertThat(run.get("allocatedBytesPerRow").asLong()).as(writer).isPositive();
             // The region server worked for every writer's rows while it ran.
             assertThat(run.get("hbaseMicrosPerRow").asDouble()).as(writer).isPositive();
+            // It appended WAL entries for the writer's tables, each holding a region's batch of one or more rows.
+            assertThat(run.get("rowsPerWalAppend").asDouble()).as(writer).isBetween(1.0, (double) run.get("rows").asLong());
             // Its collector's and its JIT compiler's shares are parts of it.
             assertThat(run.get("hbaseGcMicrosPerRow").asDouble() + run.get("hbaseJitMicrosPerRow").asDouble())
                     .as(writer).isBetween(0.0, run.get("hbaseMicrosPerRow").asDouble());

@@ -226,6 +226,11 @@ public final class EmbeddedHBase implements AutoCloseable {
         }
     }
 
+    /** Counts its (only) region server's WAL appends per table from now on ({@link WalAppends}). */
+    public WalAppends countWalAppends() throws IOException {
+        return WalAppends.register(util.getMiniHBaseCluster().getRegionServer(0));
+    }
+
     /** The cluster's own configuration, for tests that inspect it beyond a client's view. */
     public HBaseTestingUtility testingUtility() {
         return util;

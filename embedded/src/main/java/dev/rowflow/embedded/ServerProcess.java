@@ -14,7 +14,8 @@ import java.util.TreeMap;
  * </pre>
  * prints one line {@code READY key=value ...} with rowflow's client settings for it
  * ({@code kafka.bootstrap.servers}, or the {@code hbase.zookeeper.*} keys), then serves until its
- * standard input ends -- so it also ends when the process that started it dies.
+ * standard input ends -- so it also ends when the process that started it dies. An HBase process
+ * counts its WAL appends per table ({@link WalAppends}, over JMX).
  */
 public final class ServerProcess {
     private ServerProcess() {
@@ -39,6 +40,8 @@ public final class ServerProcess {
             // flusher threads idle) until some other write comes -- a writer with its requests in
             // flight then stalls at random, and the bench measured the WAL, not the writers.
             EmbeddedHBase hbase = EmbeddedHBase.start(dir, Map.of("hbase.wal.provider", "filesystem"));
+            // Its WAL appends per table over JMX, for the bench's rows per region batch.
+            hbase.countWalAppends();
             settings.putAll(hbase.clientProperties());
             server = hbase;
         }
