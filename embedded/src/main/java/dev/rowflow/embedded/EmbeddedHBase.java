@@ -116,12 +116,12 @@ public final class EmbeddedHBase implements AutoCloseable {
         // No web UIs: they would need more ports and serve nothing here.
         conf.setInt(HConstants.MASTER_INFO_PORT, -1);
         conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
-        // The region server's buffers on the heap: requests (Netty's, unpooled) and HFile blocks (its
-        // own allocator's pool off). With off-heap buffers, HBase's default, an RPC handler of this
-        // in-process region server now and then read cells from a buffer already freed -- a SIGSEGV
-        // in Unsafe.copyMemory (a 46-byte row key slice of a released direct buffer) that killed
-        // about one demo run in five. Memory on the heap is never freed under a reader.
-        conf.set("hbase.netty.rpcserver.allocator", "heap");
+        // The region server's buffers on the heap, never freed or reused under a reader: requests in
+        // unpooled heap buffers (HeapRequestBuffers says why HBase's own "heap" setting is not that,
+        // and which read after release crashed this JVM), over Netty's NIO transport, which reads
+        // into them; cell blocks and HFile blocks from HBase's own allocator with its pool off.
+        conf.set("hbase.netty.rpcserver.allocator", HeapRequestBuffers.class.getName());
+        conf.setBoolean("hbase.netty.nativetransport", false);
         conf.setBoolean("hbase.server.allocator.pool.enabled", false);
         // No memstore-local allocation buffers: each pins a 2 MB chunk per written store of every
         // region until its flush. rowflow pre-splits every table it creates into up to 16 regions,

@@ -163,7 +163,11 @@ final class IdempotentCounters {
                 RowMutations row = new RowMutations(c.row(), 2);
                 Put markAndCount = new Put(c.row()).addColumn(c.family(), p.mark, Bytes.toBytes(p.lastOffset()));
                 if (increments) {
-                    row.add(new Increment(c.row()).addColumn(c.family(), c.qualifier(), amount));
+                    // No result wanted: of a counter cell that does not exist yet, HBase 2.6 returns
+                    // the request's own delta cell, and encodes it into the response after the
+                    // request's buffer went back to its pool (HRegion.reckonDelta, CallRunner) --
+                    // another request's bytes, or a region server crash if the pool freed the memory.
+                    row.add(new Increment(c.row()).addColumn(c.family(), c.qualifier(), amount).setReturnResults(false));
                 } else {
                     markAndCount.addColumn(c.family(), CounterCells.sourceQualifier(c.qualifier(), entry.getKey().source()),
                             Bytes.toBytes(sourceCounts.getOrDefault(entry.getKey(), 0L) + amount));
