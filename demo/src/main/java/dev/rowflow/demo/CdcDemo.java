@@ -7,6 +7,7 @@ import dev.rowflow.embedded.load.ShopHistory;
 import dev.rowflow.embedded.load.TableRows;
 import dev.rowflow.embedded.load.TopicProducer;
 import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.pipeline.cli.RowTable;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.metrics.MetricsServer;
 import dev.rowflow.pipeline.runtime.HBaseConnections;
@@ -60,7 +61,7 @@ final class CdcDemo {
      */
     record Summary(long changes, long tombstones, long replayed, long customers, long orders, long customerRows,
                    long orderRows, long indexRows, long deadLetters, long differences, double seconds,
-                   Map<String, String> mapping, String shownCustomer, List<Map<String, String>> shown) {
+                   Map<String, String> mapping, String shownCustomer, List<InputDemo.SampleRow> shown) {
     }
 
     private CdcDemo() {
@@ -132,18 +133,19 @@ final class CdcDemo {
             });
             long shownCustomer = perCustomer.entrySet().stream().max(Map.Entry.comparingByValue())
                     .map(Map.Entry::getKey).orElse(-1L);
-            List<Map<String, String>> shown = new ArrayList<>();
+            List<InputDemo.SampleRow> shown = new ArrayList<>();
             try (Table table = connection.getTable(TableName.valueOf(NAME + "_orders"));
                  ResultScanner rows = table.getScanner(new Scan().setRowPrefixFilter(
                          ShopHistory.ordersOf(shownCustomer)))) {
                 for (Result row : rows) {
                     Map<String, String> cells = new LinkedHashMap<>();
-                    cells.put("key", ORDER_KEY.decode(row.getRow()).fields().toString());
                     for (var cell : row.rawCells()) {
                         cells.put(Bytes.toString(CellUtil.cloneQualifier(cell)),
                                 new String(CellUtil.cloneValue(cell), StandardCharsets.UTF_8));
                     }
-                    shown.add(cells);
+                    shown.add(new InputDemo.SampleRow(Bytes.toStringBinary(row.getRow()),
+                            RowTable.keyFields(ORDER_KEY, row.getRow()),
+                            java.time.Instant.ofEpochMilli(row.rawCells()[0].getTimestamp()).toString(), cells));
                 }
             }
             long deadLetters = 0;
@@ -175,9 +177,12 @@ final class CdcDemo {
             out.printf("  time              %.1f s (first change produced -> every record committed)%n",
                     summary.seconds());
             out.printf("  customer %s and its orders, one scan of orders:%n", summary.shownCustomer());
-            for (Map<String, String> row : summary.shown()) {
-                out.printf("    %s%n", row);
+            RowTable table = new RowTable(ORDER_KEY);
+            for (InputDemo.SampleRow row : summary.shown()) {
+                table.add(Bytes.toBytesBinary(row.rowKey()), java.time.Instant.parse(row.time()).toEpochMilli(),
+                        row.columns());
             }
+            table.print(out, "    ");
         }
         out.flush();
     }

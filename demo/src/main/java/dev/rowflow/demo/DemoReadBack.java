@@ -12,6 +12,7 @@ import dev.rowflow.keying.log.LogEventRows;
 import dev.rowflow.keying.log.LogSummary;
 import dev.rowflow.keying.order.OrderColumns;
 import dev.rowflow.keying.order.OrderRows;
+import dev.rowflow.pipeline.cli.RowTable;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import dev.rowflow.sinks.hbase.CounterCells;
@@ -182,7 +183,7 @@ final class DemoReadBack {
     }
 
     private static DemoSummary.SampleRow sampleRow(RowKeyLayout layout, Result row, String foundVia) {
-        return new DemoSummary.SampleRow(KeyBytes.toStringBinary(row.getRow()), layout.decode(row.getRow()).toString(),
+        return new DemoSummary.SampleRow(KeyBytes.toStringBinary(row.getRow()), RowTable.keyFields(layout, row.getRow()),
                 Instant.ofEpochMilli(row.rawCells()[0].getTimestamp()).toString(),
                 Bytes.toString(row.getValue(LogColumns.DATA_FAMILY, LogColumns.HOSTNAME)),
                 Bytes.toString(row.getValue(LogColumns.DATA_FAMILY, LogColumns.EVENT_TYPE)),

@@ -1,7 +1,12 @@
 package dev.rowflow.demo;
 
+import dev.rowflow.pipeline.cli.RowTable;
+
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a demo run did, printed for people or as one JSON object ({@code --json}).
@@ -56,8 +61,8 @@ public record DemoSummary(
     public record ScannedRow(String rowKey, String recordType, String content) {
     }
 
-    /** One data row read back, its key decoded, and how it was found. */
-    public record SampleRow(String rowKey, String decodedKey, String time, String hostname, String eventType,
+    /** One data row read back: its key, the key's parts decoded, and how it was found. */
+    public record SampleRow(String rowKey, Map<String, String> key, String time, String hostname, String eventType,
                             String message, String foundVia) {
     }
 
@@ -91,10 +96,20 @@ public record DemoSummary(
             }
             out.printf("    %-18s %s%n      %s%n", row.recordType(), row.content(), row.rowKey());
         }
-        out.printf("  rows read back:%n");
-        for (DemoSummary.SampleRow row : sample()) {
-            out.printf("    %s%n      = %s  %s  %s  %s  \"%s\"  (%s)%n", row.rowKey(), row.decodedKey(), row.time(),
-                    row.hostname(), row.eventType(), row.message(), row.foundVia());
-        }
+        Map<String, List<SampleRow>> byWay = new LinkedHashMap<>();
+        sample().forEach(row -> byWay.computeIfAbsent(row.foundVia(), way -> new ArrayList<>()).add(row));
+        byWay.forEach((way, rows) -> {
+            out.printf("  rows read back, %s:%n", way);
+            List<String[]> table = new ArrayList<>();
+            List<String> header = new ArrayList<>(rows.get(0).key().keySet());
+            header.add("message");
+            table.add(header.toArray(String[]::new));
+            for (SampleRow row : rows) {
+                List<String> cells = new ArrayList<>(row.key().values());
+                cells.add(row.message());
+                table.add(cells.toArray(String[]::new));
+            }
+            RowTable.print(table, out, "    ");
+        });
     }
 }

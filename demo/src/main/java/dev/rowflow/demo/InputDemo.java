@@ -5,6 +5,7 @@ import dev.rowflow.embedded.load.Offsets;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.pipeline.cli.RowTable;
 import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.embedded.load.TopicProducer;
@@ -84,7 +85,6 @@ final class InputDemo {
 
     private static Map<String, String> jsonMapping() {
         Map<String, String> mapping = new LinkedHashMap<>();
-        mapping.put("pipelines", "");
         mapping.put("inputs", "filebeat");
         mapping.put("input.filebeat.topic", "filebeat");
         mapping.put("input.filebeat.format", "json");
@@ -109,7 +109,11 @@ final class InputDemo {
      */
     record Summary(long events, long dataRows, long indexRows, long deadLetters, double seconds,
                    double eventsPerSecond, double rowsPerSecond, Map<String, String> mapping, long summaryRows,
-                   long summaryCount, List<Map<String, String>> sample) {
+                   long summaryCount, List<SampleRow> sample) {
+    }
+
+    /** A data row read back: its key as the shell prints it, the key's parts decoded, the cell time, the cells. */
+    record SampleRow(String rowKey, Map<String, String> key, String time, Map<String, String> columns) {
     }
 
     private InputDemo() {
@@ -201,18 +205,17 @@ final class InputDemo {
                 }
             }
             RowKeyLayout layout = RowKeyLayout.parse(input.getString(InputConfig.KEY), null);
-            List<Map<String, String>> sample = new ArrayList<>();
+            List<SampleRow> sample = new ArrayList<>();
             try (Table data = connection.getTable(TableName.valueOf(dataTable));
                  ResultScanner rows = data.getScanner(new Scan().setLimit(3))) {
                 for (Result row : rows) {
                     Map<String, String> cells = new LinkedHashMap<>();
-                    cells.put("rowKey", Bytes.toStringBinary(row.getRow()));
-                    cells.put("decodedKey", layout.decode(row.getRow()).toString());
                     for (var cell : row.rawCells()) {
                         cells.put(Bytes.toString(org.apache.hadoop.hbase.CellUtil.cloneQualifier(cell)),
                                 new String(org.apache.hadoop.hbase.CellUtil.cloneValue(cell), StandardCharsets.UTF_8));
                     }
-                    sample.add(cells);
+                    sample.add(new SampleRow(Bytes.toStringBinary(row.getRow()), RowTable.keyFields(layout, row.getRow()),
+                            java.time.Instant.ofEpochMilli(row.rawCells()[0].getTimestamp()).toString(), cells));
                 }
             }
             long deadLetters = KafkaTopics.endOffsets(admin, input.deadLetterTopic()).values().stream()
@@ -238,10 +241,14 @@ final class InputDemo {
             out.printf("  summary table     %,d rows (%s per hour), counting %,d events%n", summary.summaryRows(),
                     summary.mapping().get("input." + summary.mapping().get("inputs") + ".summary.key"),
                     summary.summaryCount());
-            out.printf("  rows read back:%n");
-            for (Map<String, String> row : summary.sample()) {
-                out.printf("    %s%n", row);
+            out.printf("  rows read back, a scan of the data table:%n");
+            String input = summary.mapping().get("inputs");
+            RowTable table = new RowTable(RowKeyLayout.parse(summary.mapping().get("input." + input + ".key"), null));
+            for (SampleRow row : summary.sample()) {
+                table.add(Bytes.toBytesBinary(row.rowKey()), java.time.Instant.parse(row.time()).toEpochMilli(),
+                        row.columns());
             }
+            table.print(out, "    ");
         }
         out.flush();
     }

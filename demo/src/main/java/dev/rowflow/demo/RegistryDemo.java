@@ -97,7 +97,6 @@ final class RegistryDemo implements InputDemo.Source, AutoCloseable {
 
     static Map<String, String> mapping(String registryUrl) {
         Map<String, String> mapping = new LinkedHashMap<>();
-        mapping.put("pipelines", "");
         mapping.put("inputs", "web");
         mapping.put("input.web.topic", "web-requests");
         mapping.put("input.web.format", "avro-registry");

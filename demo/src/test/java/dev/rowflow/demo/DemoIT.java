@@ -14,7 +14,10 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The README's first command, in-process: `rowflow demo --events N --json` on the embedded stack. */
+/**
+ * The README's first command, in-process: `rowflow demo --events N --json` on the embedded stack; the
+ * Filebeat JSON and the change-history demos. The other formats and the second store: {@link DemoFormatsIT}.
+ */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DemoIT {
 
@@ -100,10 +103,16 @@ class DemoIT {
         // The mapping is printed as the properties lines a user would write.
         assertThat(err.toString()).contains("  input.filebeat.time=@timestamp")
                 .contains("  input.filebeat.index.host.key=" + InputDemo.JSON_MAPPING.get("input.filebeat.index.host.key"));
-        JsonNode row = summary.get("sample").get(0);
+        JsonNode row = summary.get("sample").get(0).get("columns");
         assertThat(row.get("h").asText()).endsWith(".prod.example.com");
         assertThat(row.get("x.ecs.version").asText()).isEqualTo("8.11.0");
         assertThat(row.get("l").asText()).isIn("info", "warn", "error");
+        // The key's parts decoded: the bucket, the time as an instant, the host as it was sent.
+        JsonNode key = summary.get("sample").get(0).get("key");
+        assertThat(key.get("salt").asInt()).isBetween(0, 7);
+        assertThat(java.time.Instant.parse(key.get("@timestamp").asText())).isNotNull();
+        assertThat(key.get("host.name").asText()).isEqualTo(row.get("h").asText());
+        assertThat(key.get("log.file.path").asText()).startsWith("md5:");
     }
 
     @Test
@@ -130,69 +139,6 @@ class DemoIT {
         // One scan of the orders table: the customer's orders, each with its customer's present name.
         String name = summary.get("shownCustomer").asText().replaceFirst("^\\d+ \\((.*)\\)$", "$1");
         assertThat(summary.get("shown")).isNotEmpty().allSatisfy(row ->
-                assertThat(row.get("cn").asText()).isEqualTo(name));
-    }
-
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"avro-registry", "protobuf-registry"})
-    void shouldIngestRecordsOfTwoSchemaVersionsWithTheRegistryItStarts(String format) throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine(new DemoCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-
-        int exitCode = cli.execute("demo", "--format", format, "--events", "6000", "--json");
-
-        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
-        List<String> lines = out.toString().lines().toList();
-        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
-        assertThat(summary.get("events").asLong()).isEqualTo(6_000);
-        assertThat(summary.get("dataRows").asLong()).isEqualTo(6_000);
-        assertThat(summary.get("indexRows").asLong()).isEqualTo(6_000);
-        assertThat(summary.get("deadLetters").asLong()).isZero();
-        assertThat(summary.get("summaryCount").asLong()).isEqualTo(6_000);
-        assertThat(summary.get("mapping").get("input.web.format").asText()).isEqualTo(format);
-        boolean avro = format.equals("avro-registry");
-        assertThat(err.toString()).containsPattern((avro ? "Avro" : "Protobuf") + " web requests .*schema ids \\d+ "
-                + "and \\d+ of " + RegistryDemo.SUBJECT);
-        // Avro reads through the latest version: version 1 records take version 2's default region. Protobuf
-        // reads each record with its own version, and has no defaults: version 1 records have no region.
-        assertThat(err.toString().contains("  input.web.registry.reader.subject=" + RegistryDemo.SUBJECT)).isEqualTo(avro);
-        List<String> regions = new java.util.ArrayList<>();
-        for (JsonNode row : summary.get("sample")) {
-            assertThat(row.get("q").asText()).matches("[0-9a-f-]{36}");
-            assertThat(row.get("s").asText()).isIn("200", "503");
-            regions.add(row.has("r") ? row.get("r").asText() : "(none)");
-        }
-        assertThat(regions).isNotEmpty().allSatisfy(r -> assertThat(r).isIn(avro
-                ? List.of("eu-west-1", "us-east-1", "ap-south-1") : List.of("(none)", "us-east-1", "ap-south-1")));
-    }
-
-    @Test
-    void shouldWriteEveryEventToTheBigtableEmulatorWithStoreBigtable() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(dev.rowflow.embedded.EmbeddedBigtable.findEmulator().isPresent(),
-                dev.rowflow.embedded.EmbeddedBigtable.HOW_TO_GET_IT);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine(new DemoCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-
-        int exitCode = cli.execute("demo", "--store", "bigtable", "--events", "5000", "--orders", "200", "--json");
-
-        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
-        assertThat(err.toString()).contains("rows go to the Bigtable emulator at 127.0.0.1:");
-        List<String> lines = out.toString().lines().toList();
-        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
-        assertThat(summary.get("events").asLong()).isEqualTo(5_000);
-        assertThat(summary.get("dataRows").asLong()).isEqualTo(5_000);
-        assertThat(summary.get("indexRows").asLong()).isEqualTo(5_000);
-        assertThat(summary.get("deadLetters").asLong()).isZero();
-        assertThat(summary.get("orders").asLong()).isEqualTo(200);
-        assertThat(summary.get("orderIndexRows").asLong()).isEqualTo(200);
-        // Counted once per event there too, with a count per source instead of HBase's Increment.
-        assertThat(summary.get("summaryRows").asLong()).isPositive();
-        assertThat(summary.get("summaryCount").asLong()).isEqualTo(5_000);
+                assertThat(row.get("columns").get("cn").asText()).isEqualTo(name));
     }
 }

@@ -119,7 +119,6 @@ public final class ShopHistory {
      */
     public static Map<String, String> mapping(String name) {
         Map<String, String> mapping = new LinkedHashMap<>();
-        mapping.put("pipelines", "");
         mapping.put("inputs", "customers,orders");
         for (String input : List.of("customers", "orders")) {
             mapping.put("input." + input + ".topic", name + ".public." + input);

@@ -28,6 +28,27 @@ final class ErrorMessages implements IExecutionExceptionHandler, IParameterExcep
     static final int NO = 1;
     static final int USAGE = 2;
 
+    /**
+     * Runs the command the line names -- unless a word of it names nothing. picocli lets
+     * {@code --help} win over a word it could not match, so {@code rowflow tables nosuch --help}
+     * would print the parent's help and exit 0; a misspelt command is refused instead (exit 2).
+     */
+    static int refuseUnmatchedThenRun(ParseResult parseResult) {
+        for (ParseResult r = parseResult; r != null; r = r.subcommand()) {
+            if (!r.unmatched().isEmpty()) {
+                CommandLine cli = r.commandSpec().commandLine();
+                String word = r.unmatched().get(0);
+                if (!cli.getSubcommands().isEmpty() && !word.startsWith("-")) {
+                    throw new ParameterException(cli, "unknown command '" + word + "' of "
+                            + r.commandSpec().qualifiedName() + " (its commands: "
+                            + String.join(", ", cli.getSubcommands().keySet()) + ")");
+                }
+                throw new UnmatchedArgumentException(cli, r.unmatched());
+            }
+        }
+        return new CommandLine.RunLast().execute(parseResult);
+    }
+
     @Override
     public int handleParseException(ParameterException e, String[] args) {
         CommandLine cli = e.getCommandLine();

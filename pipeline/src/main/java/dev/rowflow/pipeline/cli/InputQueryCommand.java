@@ -145,7 +145,7 @@ final class InputQueryCommand extends QueryCommand.QueryAction {
                 ObjectNode node = rows.addObject();
                 node.put("rowKey", KeyBytes.toStringBinary(row.key()));
                 ObjectNode key = node.putObject("key");
-                dataLayout.decode(row.key()).fields().forEach((field, value) -> key.put(field, String.valueOf(value)));
+                RowTable.keyFields(dataLayout, row.key()).forEach(key::put);
                 long time = row.time();
                 node.put("time", Instant.ofEpochMilli(time).toString());
                 node.put("timestamp", time);
@@ -156,14 +156,11 @@ final class InputQueryCommand extends QueryCommand.QueryAction {
             root.put("danglingIndexRows", result.danglingIndexRows());
             out.println(JSON.writeValueAsString(root));
         } else {
-            List<String[]> table = new ArrayList<>();
-            table.add(new String[]{"time", "key", "columns"});
+            RowTable table = new RowTable(dataLayout);
             for (StoredRow row : result.rows()) {
-                long time = row.time();
-                table.add(new String[]{Instant.ofEpochMilli(time).toString(),
-                        dataLayout.decode(row.key()).fields().toString(), columns(row).toString()});
+                table.add(row.key(), row.time(), columns(row));
             }
-            QueryCommand.printTable(table, out);
+            table.print(out, "");
             out.printf("-- %d rows, %d scans, %d dangling index rows skipped%n", result.rows().size(), result.scans(),
                     result.danglingIndexRows());
         }

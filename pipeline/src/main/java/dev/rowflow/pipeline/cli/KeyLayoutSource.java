@@ -25,7 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Which layout a {@code rowflow keys} command works with: given with {@code --layout}, or a
+ * Which layout a {@code rowflow keys} command works with: given with {@code --layout} (any layout:
+ * its parts name the fields; with {@code --config} one an ingest of it could write), or a
  * declared input's key ({@code --input}, the log pipeline's is {@code logs}; with {@code --index}
  * an index's), or by default the data key of the first input the configuration declares (without
  * {@code --config}, the defaults': the log pipeline's). With {@code --config}, uid parts look
@@ -42,8 +43,9 @@ final class KeyLayoutSource {
     CommandSpec spec;
 
     @Option(names = {"-l", "--layout"}, paramLabel = "SPEC",
-            description = "Key layout (default: the data key of the first input the configuration declares; without "
-                    + "--config the log pipeline's default data key).")
+            description = "Key layout, any: its parts name the fields (with --config, one an input of the "
+                    + "configuration could write). Default: the data key of the first input the configuration "
+                    + "declares; without --config the log pipeline's default data key.")
     String layout;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE",
@@ -63,7 +65,7 @@ final class KeyLayoutSource {
 
     /**
      * The layout; {@code checkFields}: refuse a {@code --layout} no ingest of the configuration
-     * could write, as {@code run} refuses it.
+     * given with {@code --config} could write, as {@code run} refuses it.
      */
     RowKeyLayout resolve(boolean checkFields) throws IOException {
         if (index != null && input == null) {
@@ -85,7 +87,8 @@ final class KeyLayoutSource {
             } catch (IllegalArgumentException e) {
                 throw usage("--layout: " + e.getMessage());
             }
-            if (!checkFields) {
+            // Without a configuration the layout is the whole truth: its parts name the fields.
+            if (!checkFields || configFile == null) {
                 return parsed;
             }
         }

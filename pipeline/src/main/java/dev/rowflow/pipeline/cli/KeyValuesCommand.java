@@ -76,16 +76,24 @@ abstract class KeyValuesCommand implements Callable<Integer> {
                 throw usage(where + "missing " + String.join(" or ", (fields.isEmpty() ? List.of(part.field()) : fields)
                         .stream().map(field -> field + "=VALUE").toList()) + " for part " + part.spec());
             }
-            try {
-                typed.put(part.field(), part.encoding().textual() ? EventMapping.keyValue(part.field(), value, true)
-                        : value instanceof String text ? number(part, text)
-                        : EventMapping.keyValue(part.field(), value, false));
-            } catch (InvalidEventException e) {
-                throw usage(where + e.getMessage());
-            }
+            typed.put(part.field(), typed(part, value, where));
         }
         try {
             return layout.encode(typed::get);
+        } catch (InvalidEventException e) {
+            throw usage(where + e.getMessage());
+        }
+    }
+
+    /**
+     * {@code value} as the value of {@code part}, checked as the pipeline checks it: text for a
+     * textual part, else a whole number (for times also an ISO-8601 instant).
+     */
+    Object typed(KeyPart part, Object value, String where) {
+        try {
+            return part.encoding().textual() ? EventMapping.keyValue(part.field(), value, true)
+                    : value instanceof String text ? number(part, text)
+                    : EventMapping.keyValue(part.field(), value, false);
         } catch (InvalidEventException e) {
             throw usage(where + e.getMessage());
         }

@@ -108,7 +108,7 @@ final class LogQueryCommands {
                     table.add(new String[]{Instant.ofEpochMilli(e.timestamp()).toString(), e.hostname(), e.eventType(),
                             e.severity() == null ? "" : e.severity(), e.message()});
                 }
-                QueryCommand.printTable(table, out);
+                RowTable.print(table, out, "");
                 out.printf("-- %d events, %d scans, %d dangling index rows skipped%n", result.rows().size(),
                         result.scans(), result.danglingIndexRows());
             }

@@ -47,7 +47,7 @@ final class OrderQueryCommands {
             if (!plan.config().runs(RowflowConfig.ORDERS_PIPELINE)) {
                 throw new ParameterException(spec.commandLine(), "query " + spec.name() + " reads the orders "
                         + "pipeline, which the configuration does not run (" + RowflowConfig.PIPELINES_CONFIG + "="
-                        + plan.config().getList(RowflowConfig.PIPELINES_CONFIG) + ")");
+                        + plan.config().pipelines() + ")");
             }
             OrderRows rows = OrderIngest.rows(plan.config(), uids);
             Map<TableRole, TableDefinition> tables = new java.util.TreeMap<>();

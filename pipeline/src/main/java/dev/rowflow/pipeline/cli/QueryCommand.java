@@ -10,7 +10,6 @@ import picocli.CommandLine.ParameterException;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.List;
 
 /** {@code rowflow query}: read rows back the way their keys were designed. */
 @Command(name = "query", mixinStandardHelpOptions = true,
@@ -51,22 +50,6 @@ final class QueryCommand {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                         option + ": '" + value + "' is neither epoch milliseconds nor an ISO-8601 instant");
             }
-        }
-    }
-
-    static void printTable(List<String[]> rows, PrintWriter out) {
-        int[] widths = new int[rows.get(0).length];
-        for (String[] row : rows) {
-            for (int i = 0; i < row.length; i++) {
-                widths[i] = Math.max(widths[i], i == row.length - 1 ? 0 : row[i].length());
-            }
-        }
-        for (String[] row : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < row.length; i++) {
-                line.append(i == row.length - 1 ? row[i] : String.format("%-" + widths[i] + "s  ", row[i]));
-            }
-            out.println(line.toString().stripTrailing());
         }
     }
 }

@@ -51,6 +51,7 @@ public final class Rowflow {
         ErrorMessages errors = new ErrorMessages();
         cli.setExecutionExceptionHandler(errors);
         cli.setParameterExceptionHandler(errors);
+        cli.setExecutionStrategy(ErrorMessages::refuseUnmatchedThenRun);
         withVersion(cli, new RowflowVersion());
         return cli;
     }

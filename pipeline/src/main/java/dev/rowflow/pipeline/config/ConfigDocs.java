@@ -39,6 +39,8 @@ public final class ConfigDocs {
                     : "(required)";
             if (key.hasDefault() && "".equals(key.defaultValue)) {
                 defaultValue = "(empty)";
+            } else if (key.hasDefault() && key.defaultValue == null) {
+                defaultValue = "(unset)";
             }
             md.append("| `").append(prefix).append(key.name).append("` | ")
                     .append(key.type.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")

@@ -82,6 +82,9 @@ public final class EffectiveConfig {
         for (InputConfig input : config.inputs()) {
             defaults(input.definition(), input.prefix(), entries);
         }
+        // Unset, the pipelines depend on the inputs: print the ones that run.
+        entries.put(RowflowConfig.PIPELINES_CONFIG, new Entry(RowflowConfig.PIPELINES_CONFIG,
+                config.pipelines().isEmpty() ? EMPTY : String.join(",", config.pipelines()), Source.DEFAULT, null));
         effective.forEach((key, value) -> {
             Source source = variables.containsKey(key) ? Source.ENVIRONMENT : Source.FILE;
             entries.put(key, new Entry(key, secret(key, config) && !value.isEmpty() ? HIDDEN : value, source,

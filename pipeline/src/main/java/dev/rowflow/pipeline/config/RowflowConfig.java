@@ -52,7 +52,9 @@ public final class RowflowConfig extends AbstractConfig {
 
     public static final String PIPELINES_CONFIG = "pipelines";
     private static final String PIPELINES_DOC =
-            "Which inputs to ingest: logs (the logs topic), orders (the customers and orders topics, joined).";
+            "The built-in pipelines to run: logs (the logs topic), orders (the customers and orders topics, joined). "
+                    + "Unset: logs when inputs declares no input; with declared inputs only they run, the built-in "
+                    + "pipelines only when named here.";
     public static final String LOGS_PIPELINE = "logs";
 
     public static final String INPUTS_CONFIG = "inputs";
@@ -243,7 +245,7 @@ public final class RowflowConfig extends AbstractConfig {
             "table.line.item", "table.order.index");
 
     public static final ConfigDef CONFIG = withFamilySettings(new ConfigDef()
-            .define(PIPELINES_CONFIG, Type.LIST, LOGS_PIPELINE, ConfigDef.ValidList.in(LOGS_PIPELINE, ORDERS_PIPELINE),
+            .define(PIPELINES_CONFIG, Type.LIST, null, new Validators.PipelineNames(LOGS_PIPELINE, ORDERS_PIPELINE),
                     Importance.HIGH, PIPELINES_DOC)
             .define(INPUTS_CONFIG, Type.LIST, "", new Validators.InputNames(), Importance.HIGH, INPUTS_DOC)
             .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
@@ -452,9 +454,22 @@ public final class RowflowConfig extends AbstractConfig {
                 getLong(TIMESTAMP_MAX_FUTURE_MS_CONFIG));
     }
 
-    /** Whether {@code pipelines} lists {@code pipeline} ({@code logs}, {@code orders}). */
+    /**
+     * The built-in pipelines this configuration runs: {@code pipelines} as set; unset, {@code logs}
+     * when {@code inputs} declares no input and none when it declares some (a user who declares
+     * inputs gets those, not also a log pipeline on a topic never mentioned).
+     */
+    public List<String> pipelines() {
+        List<String> named = getList(PIPELINES_CONFIG);
+        if (named != null) {
+            return named;
+        }
+        return getList(INPUTS_CONFIG).isEmpty() ? List.of(LOGS_PIPELINE) : List.of();
+    }
+
+    /** Whether this configuration runs the built-in {@code pipeline} ({@code logs}, {@code orders}). */
     public boolean runs(String pipeline) {
-        return getList(PIPELINES_CONFIG).contains(pipeline);
+        return pipelines().contains(pipeline);
     }
 
     /** Settings for Kafka Streams and its clients: the {@code kafka.*} keys without their prefix. */

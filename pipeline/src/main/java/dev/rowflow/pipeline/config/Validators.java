@@ -36,6 +36,37 @@ final class Validators {
         }
     }
 
+    /** The built-in pipelines a list may name, each once; null (unset) is left to {@link RowflowConfig#pipelines}. */
+    static final class PipelineNames implements ConfigDef.Validator {
+        private final List<String> names;
+
+        PipelineNames(String... names) {
+            this.names = List.of(names);
+        }
+
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (value == null) {
+                return;
+            }
+            List<?> named = (List<?>) value;
+            for (Object pipeline : named) {
+                if (!names.contains(String.valueOf(pipeline))) {
+                    throw new ConfigException(name, value, "no built-in pipeline '" + pipeline + "' (there are "
+                            + String.join(", ", names) + ")");
+                }
+            }
+            if (new java.util.HashSet<>(named).size() != named.size()) {
+                throw new ConfigException(name, value, "names a pipeline twice");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return names.toString();
+        }
+    }
+
     /** Refuses a key layout that does not parse or that {@code check} refuses, naming the bad part. */
     static final class Layout implements ConfigDef.Validator {
         private final Consumer<RowKeyLayout> check;

@@ -64,6 +64,10 @@ public final class PipelinePlan implements AutoCloseable {
             if (config.runs(RowflowConfig.ORDERS_PIPELINE)) {
                 ingests.addAll(OrderIngest.of(config, uids));
             }
+            if (ingests.isEmpty()) {
+                throw new ConfigException(RowflowConfig.PIPELINES_CONFIG, "", "nothing to ingest: it names no built-in "
+                        + "pipeline (logs, orders) and " + RowflowConfig.INPUTS_CONFIG + " declares no input");
+            }
             checkNames(config, ingests);
             PipelinePlan plan = new PipelinePlan(config, ingests);
             plan.shareTopics();
@@ -84,7 +88,7 @@ public final class PipelinePlan implements AutoCloseable {
                 throw new ConfigException(InputConfig.PREFIX + ingest.name() + "." + InputConfig.TOPIC,
                         config.inputs().stream().filter(input -> input.name().equals(ingest.name())).findFirst()
                                 .map(InputConfig::topic).orElse(null), "input " + ingest.name() + " is the name of "
-                        + "an input of the pipelines " + config.getList(RowflowConfig.PIPELINES_CONFIG)
+                        + "an input of the pipelines " + config.pipelines()
                         + " run: name it otherwise");
             }
             names.add(ingest.name());

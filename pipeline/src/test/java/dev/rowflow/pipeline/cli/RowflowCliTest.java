@@ -82,16 +82,67 @@ class RowflowCliTest {
 
     /** The example of docs/keys.md, "How decode prints text". */
     @Test
-    void shouldPrintDecodedTextWithItsBackslashesDoubledAndControlCharactersEscaped() {
+    void shouldPrintDecodedTextWithItsBackslashesOnceAndControlCharactersEscaped() {
         String spec = "hostname:text, eventType:text";
         assertThat(run("keys", "encode", "-l", spec, "hostname=CORP\\web-01", "eventType=café\tlogin")).isZero();
         assertThat(run("keys", "decode", "-l", spec, "CORP\\x5Cweb-01\\x00caf\\xC3\\xA9\\x09login")).isZero();
-        assertThat(run("keys", "decode", "-l", spec, "a\\x5Cx09\\x00next\\xC2\\x85line")).isZero();
+        // A backslash that would read as the start of an escape is doubled: before x and two hex
+        // digits, before a control character, before another backslash.
+        assertThat(run("keys", "decode", "-l", spec, "a\\x5Cx09\\x00b\\x5C\\x09c\\x5C\\x5Cd\\xC2\\x85")).isZero();
 
         assertThat(out.toString().lines().toList()).containsExactly(
                 "CORP\\x5Cweb-01\\x00caf\\xC3\\xA9\\x09login",
-                "hostname:text: CORP\\\\web-01", "eventType:text: café\\x09login",
-                "hostname:text: a\\\\x09", "eventType:text: next\\x85line");
+                "hostname:text: CORP\\web-01", "eventType:text: café\\x09login",
+                "hostname:text: a\\\\x09", "eventType:text: b\\\\\\x09c\\\\\\d\\x85");
+    }
+
+    @Test
+    void shouldEncodeDecodeSplitAndScanAnyLayoutWithoutAConfiguration() {
+        String spec = "customerNumber:text, orderNumber:text";
+        assertThat(run("keys", "encode", "--layout", spec, "customerNumber=C-1", "orderNumber=SO-1")).as(err.toString())
+                .isZero();
+        assertThat(run("keys", "decode", "--layout", spec, "C-1\\x00SO-1")).isZero();
+        assertThat(run("keys", "splits", "--layout", "bucket(4) | " + spec)).isZero();
+        // Every order of one customer: one range; of a salted layout, one range per bucket.
+        assertThat(run("keys", "scan", "--layout", spec, "customerNumber=C-1")).isZero();
+        assertThat(out.toString().lines().toList()).containsExactly(
+                "C-1\\x00SO-1",
+                "customerNumber:text: C-1", "orderNumber:text: SO-1",
+                "\\x01", "\\x02", "\\x03",
+                "C-1\\x00 C-1\\x01");
+
+        assertThat(run("keys", "encode", "--layout", spec, "customerNumber=C-1", "orderNumbr=SO-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("field orderNumbr is not a part of layout " + spec);
+    }
+
+    @Test
+    void shouldScanATimeRangeOfAReverseTimestampPartNewestFirst() {
+        String spec = "hostname:text, eventType:text, timestamp:rts";
+        assertThat(run("keys", "scan", "-l", spec, "hostname=web-01", "eventType=login",
+                "--from", "1364248490000", "--to", "2013-03-25T21:54:51Z")).isZero();
+        // [from, to) on a reverse timestamp: the one millisecond 1364248490000 .. 1364248490999, newest first.
+        RowKeyLayout layout = RowKeyLayout.parse(spec, null);
+        byte[] newest = layout.encode("web-01", "login", 1364248490999L);
+        byte[] oldest = layout.encode("web-01", "login", 1364248490000L);
+        assertThat(out.toString().lines().toList()).containsExactly(
+                dev.rowflow.keying.KeyBytes.toStringBinary(newest) + " "
+                        + dev.rowflow.keying.KeyBytes.toStringBinary(RowKeyLayout.prefixEnd(oldest)));
+
+        assertThat(run("keys", "scan", "-l", spec, "eventType=login")).isEqualTo(2);
+        assertThat(err.toString()).contains("'eventType=login': the values name the leading parts of '" + spec
+                + "' in order, so value 1 is for hostname");
+        assertThat(run("keys", "scan", "-l", "hostname:md5, timestamp:ts", "--from", "a", "--to", "b")).isEqualTo(2);
+        assertThat(err.toString()).contains("has no byte order");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownCommandNamingIt() {
+        assertThat(run("tables", "nosuch", "--help")).isEqualTo(2);
+        assertThat(err.toString()).contains("rowflow: unknown command 'nosuch' of rowflow tables (its commands: create, "
+                + "describe, update");
+        assertThat(out.toString()).isEmpty();
+        assertThat(run("nosuch")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown command 'nosuch' of rowflow");
     }
 
     @Test

@@ -98,6 +98,31 @@ class PipelinePlanTest {
     }
 
     @Test
+    void shouldRunOnlyTheDeclaredInputsUnlessTheBuiltInPipelinesAreNamed() {
+        Map<String, String> props = new HashMap<>(Map.of("kafka.bootstrap.servers", "unused:9092",
+                "inputs", "app", "input.app.topic", "app-logs", "input.app.time", "@timestamp",
+                "input.app.key", "bucket(8) | @timestamp:ts, host.name:text", "input.app.columns", "host.name=h"));
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
+            assertThat(plan.ingests()).extracting(Ingest::name).containsExactly("app");
+        }
+        props.put("pipelines", "logs");
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
+            assertThat(plan.ingests()).extracting(Ingest::name).containsExactly("logs", "app");
+        }
+        // Neither pipelines nor inputs: the log pipeline, as before there were inputs.
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(Map.of("kafka.bootstrap.servers", "b:9092")), null)) {
+            assertThat(plan.ingests()).extracting(Ingest::name).containsExactly("logs");
+        }
+        assertThatThrownBy(() -> PipelinePlan.build(new RowflowConfig(Map.of("kafka.bootstrap.servers", "b:9092",
+                "pipelines", "")), null)).isInstanceOf(ConfigException.class).hasMessage("Invalid value  for "
+                + "configuration pipelines: nothing to ingest: it names no built-in pipeline (logs, orders) and inputs "
+                + "declares no input");
+        assertThatThrownBy(() -> new RowflowConfig(Map.of("kafka.bootstrap.servers", "b:9092", "pipelines", "log")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("no built-in pipeline 'log' (there are logs, "
+                        + "orders)");
+    }
+
+    @Test
     void shouldNotHoldRecordsBackForOtherPartitionsUnlessAnIngestJoins() {
         Map<String, String> props = new HashMap<>(Map.of("kafka.bootstrap.servers", "unused:9092",
                 "pipelines", "logs", "inputs", "app", "input.app.topic", "app-logs", "input.app.time", "@timestamp",
