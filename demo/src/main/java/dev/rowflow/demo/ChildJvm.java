@@ -60,6 +60,7 @@ final class ChildJvm implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(moduleFlags());
+        command.addAll(dev.rowflow.embedded.CrashReports.sameAsThisJvm());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

@@ -65,6 +65,7 @@ final class PipelineMemory {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ChildJvm.moduleFlags());
+        command.addAll(dev.rowflow.embedded.CrashReports.sameAsThisJvm());
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.rowflow.pipeline.cli.Rowflow",
                 "run", "--config", config.toString()));

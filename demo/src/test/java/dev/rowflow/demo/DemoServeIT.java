@@ -31,9 +31,12 @@ class DemoServeIT {
             port = socket.getLocalPort();
         }
         Path log = Files.createTempFile("rowflow-demo-serve", ".log");
-        Process demo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", System.getProperty("rowflow.demo.jar"), "demo", "--metrics-port", Integer.toString(port),
-                "--rate", "500").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(dev.rowflow.embedded.CrashReports.sameAsThisJvm());
+        command.addAll(java.util.List.of("-jar", System.getProperty("rowflow.demo.jar"), "demo", "--metrics-port",
+                Integer.toString(port), "--rate", "500"));
+        Process demo = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             String base = "http://127.0.0.1:" + port;
             int firstStatus = -1;

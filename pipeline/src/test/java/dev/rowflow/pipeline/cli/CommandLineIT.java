@@ -57,8 +57,9 @@ class CommandLineIT {
 
     /** {@code java -jar rowflow-pipeline.jar args}, with these environment variables and this stdin. */
     private static Result rowflow(Map<String, String> env, String stdin, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", System.getProperty("rowflow.pipeline.jar")));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(dev.rowflow.embedded.CrashReports.sameAsThisJvm());
+        command.addAll(List.of("-jar", System.getProperty("rowflow.pipeline.jar")));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().keySet().removeIf(name -> name.startsWith("ROWFLOW_CONFIG_"));

@@ -30,6 +30,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -74,9 +75,12 @@ class RunCommandIT {
                 producer.sendAll(new LogEventGenerator(11, 20, 1_700_000_000_000L), 2_000, () -> false);
             }
 
-            ProcessBuilder builder = new ProcessBuilder(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-jar", System.getProperty("rowflow.pipeline.jar"), "run", "--config", configFile.toString())
+            List<String> command = new java.util.ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(dev.rowflow.embedded.CrashReports.sameAsThisJvm());
+            command.addAll(List.of("-jar", System.getProperty("rowflow.pipeline.jar"), "run", "--config",
+                    configFile.toString()));
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(dir.resolve("rowflow.log").toFile());
             // The topic comes from the environment, overriding the file's default.

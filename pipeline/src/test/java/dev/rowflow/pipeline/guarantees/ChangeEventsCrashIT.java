@@ -31,8 +31,8 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Change events exactly once, end to end: a shop database's history ({@link ShopHistory}: 30,000
- * changes of customers and orders, orders joined with their customers) applied by the production
+ * Change events exactly once, end to end: a shop database's history ({@link ShopHistory}: 10,000
+ * changes of customers and orders, in {@code -Psoak} 30,000; orders joined with their customers) applied by the production
  * jar in JVMs of its own, which are killed with SIGKILL at random points and restarted, a second
  * instance joining the group (a rebalance) before one of the kills. In the end the tables equal
  * the database the history leaves: every order with its customer's present name, every customer,
@@ -43,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChangeEventsCrashIT {
     private static final String NAME = "crashshop";
     private static final String GROUP = "it-cdc-crash";
-    private static final int CHANGES = 30_000;
+    /** Changes of the history: the default suite's, or the soak's ({@code -Psoak} sets it). */
+    private static final int CHANGES = Integer.getInteger("rowflow.crash.changes", 10_000);
     private static final int KILLS = 3;
     private static final List<String> JVM_OPTIONS = List.of("-Xmx512m");
     private static EmbeddedStack stack;

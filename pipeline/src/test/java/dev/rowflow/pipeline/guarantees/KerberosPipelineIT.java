@@ -378,6 +378,7 @@ class KerberosPipelineIT {
     private static String runCommand(Path dir, Path config, String... args) throws Exception {
         java.util.List<String> command = new java.util.ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(dev.rowflow.embedded.CrashReports.sameAsThisJvm());
         command.addAll(stack.jvmOptions());
         command.addAll(java.util.List.of("-jar", System.getProperty("rowflow.pipeline.jar")));
         command.addAll(java.util.List.of(args));

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * rowflow stays logged in: tickets that live 30 s, a broker that makes every client
  * authenticate again every 10 s, HBase connections closed when idle for 5 s so that new ones
- * must authenticate, and records arriving in bursts over more than three ticket lifetimes. The
+ * must authenticate, and records arriving in bursts over more than two ticket lifetimes. The
  * production jar renews its logins from its keytab (Hadoop's for HBase, Kafka's own for Kafka)
  * and writes every record exactly once.
  */
@@ -37,14 +37,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KerberosReloginIT {
     private static final Duration TICKET_LIFETIME = Duration.ofSeconds(30);
     private static final Duration REAUTHENTICATION = Duration.ofSeconds(10);
-    private static final int BURSTS = 8;
+    /**
+     * 5 bursts 15 s apart: more than two ticket lifetimes, so rowflow renews its login twice at
+     * least ({@code -Psoak}: 8, more than three).
+     */
+    private static final int BURSTS = Integer.getInteger("rowflow.relogin.bursts", 5);
     private static final int PER_BURST = 200;
     private static final Duration BETWEEN_BURSTS = Duration.ofSeconds(15);
     /**
      * Longer than a ticket lives and the broker's re-authentication interval on top: the last of
      * the bursts during it comes after both.
      */
-    private static final Duration OUTAGE = Duration.ofSeconds(60);
+    private static final Duration OUTAGE = Duration.ofSeconds(48);
     private static final int OUTAGE_BURSTS = 4;
     private static SecureEmbeddedStack stack;
 
@@ -63,7 +67,7 @@ class KerberosReloginIT {
     }
 
     @Test
-    void shouldWriteEveryRecordOnceOverThreeTicketLifetimes(@TempDir Path dir) throws Exception {
+    void shouldWriteEveryRecordOnceOverTwoTicketLifetimes(@TempDir Path dir) throws Exception {
         assertThat(stack.kdc().ticketLifetime("rowflow", stack.keytab("rowflow")))
                 .as("the KDC's tickets are short").isBetween(Duration.ofSeconds(25), Duration.ofSeconds(35));
         String topic = "relogin-logs";
@@ -88,11 +92,11 @@ class KerberosReloginIT {
                     Thread.sleep(BETWEEN_BURSTS.toMillis());
                 }
                 assertThat(Duration.ofNanos(System.nanoTime() - started))
-                        .as("the run spans three ticket lifetimes").isGreaterThan(TICKET_LIFETIME.multipliedBy(3));
+                        .as("the run spans two ticket lifetimes").isGreaterThan(TICKET_LIFETIME.multipliedBy(2));
                 assertThat(rowflow.terminate()).as("exit status after SIGTERM; log:%n%s", rowflow.logTail()).isZero();
                 String log = Files.readString(dir.resolve("rowflow.log"));
                 assertThat(log.split("Kerberos: renewed the login of rowflow@" + stack.kdc().realm(), -1).length - 1)
-                        .as("renewals of rowflow's HBase login; log:%n%s", rowflow.logTail()).isGreaterThanOrEqualTo(3);
+                        .as("renewals of rowflow's HBase login; log:%n%s", rowflow.logTail()).isGreaterThanOrEqualTo(2);
             } finally {
                 rowflow.kill();
             }

@@ -46,6 +46,7 @@ final class RowflowProcess {
             throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(dev.rowflow.embedded.CrashReports.sameAsThisJvm());
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", System.getProperty("rowflow.pipeline.jar"), "run", "--config",
                 configFile.toString()));
