@@ -16,9 +16,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Declared inputs: what a configuration may say, and every mistake stopping start-up by its key. */
 class InputConfigTest {
+    /** Input app beside the log pipeline (named: with declared inputs it runs only when named). */
     private static Map<String, String> app(String... overrides) {
         Map<String, String> props = new HashMap<>(Map.of(
                 "kafka.bootstrap.servers", "b:9092",
+                "pipelines", "logs",
                 "inputs", "app",
                 "input.app.topic", "app-logs",
                 "input.app.time", "@timestamp",
