@@ -1,6 +1,7 @@
 package dev.rowflow.embedded;
 
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
@@ -22,12 +23,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * server side of "HBase is slow" and "a send is in flight" for fault tests. It runs inside the
  * mini cluster's region server, which shares this JVM, so tests steer it through static state.
  * Installed on a table by {@link EmbeddedHBase#injectWriteFaults(TableName)}; without a fault
- * set for its table it only counts batches.
+ * set for its table it only counts batches, and the increments among their mutations that ask for
+ * their result (HBase may answer those from a request buffer already released: HeapRequestBuffers).
  */
 public final class WriteFaults implements RegionCoprocessor, RegionObserver {
     private static final Map<TableName, Duration> LATENCY = new ConcurrentHashMap<>();
     private static final Map<TableName, CountDownLatch> HOLDS = new ConcurrentHashMap<>();
     private static final Map<TableName, AtomicLong> BATCHES = new ConcurrentHashMap<>();
+    private static final Map<TableName, AtomicLong> INCREMENTS = new ConcurrentHashMap<>();
+    private static final Map<TableName, AtomicLong> RESULTS_ASKED = new ConcurrentHashMap<>();
 
     @Override
     public Optional<RegionObserver> getRegionObserver() {
@@ -39,6 +43,14 @@ public final class WriteFaults implements RegionCoprocessor, RegionObserver {
                                MiniBatchOperationInProgress<Mutation> batch) throws IOException {
         TableName table = context.getEnvironment().getRegionInfo().getTable();
         BATCHES.computeIfAbsent(table, t -> new AtomicLong()).incrementAndGet();
+        for (int i = 0; i < batch.size(); i++) {
+            if (batch.getOperation(i) instanceof Increment increment) {
+                INCREMENTS.computeIfAbsent(table, t -> new AtomicLong()).incrementAndGet();
+                if (increment.isReturnResults()) {
+                    RESULTS_ASKED.computeIfAbsent(table, t -> new AtomicLong()).incrementAndGet();
+                }
+            }
+        }
         try {
             CountDownLatch hold = HOLDS.get(table);
             if (hold != null) {
@@ -71,6 +83,12 @@ public final class WriteFaults implements RegionCoprocessor, RegionObserver {
         if (hold != null) {
             hold.countDown();
         }
+    }
+
+    /** Increments that have reached {@code table}'s regions; {@code askingResults}: of those, the ones asking for their result. */
+    public static long increments(TableName table, boolean askingResults) {
+        AtomicLong increments = (askingResults ? RESULTS_ASKED : INCREMENTS).get(table);
+        return increments == null ? 0 : increments.get();
     }
 
     /** Write batches that have reached {@code table}'s regions (held ones included). */

@@ -125,8 +125,18 @@ class CommandLineIT {
     }
 
     @Test
-    void shouldRefuseWhatNoInputHasAndWhatIsGivenTwice() throws Exception {
-        rowflow("keys", "encode", "--layout", "hostnme:text, eventType:text", "hostnme=a", "eventType=b")
+    void shouldRefuseWhatNoInputHasAndWhatIsGivenTwice(@TempDir Path dir) throws Exception {
+        // A misspelt command, with --help too (picocli would print the parent's help and exit 0).
+        rowflow("tables", "nosuch", "--help").refusedWith("unknown command 'nosuch' of rowflow tables (its commands: "
+                + "create, describe, update)", "tables");
+        // Without a configuration a layout names its own fields: one it lacks is refused.
+        rowflow("keys", "encode", "--layout", "hostnme:text, eventType:text", "hostname=a", "eventType=b")
+                .refusedWith("field hostname is not a part of layout hostnme:text, eventType:text", "keys encode");
+        // With one, the layout must be one of its inputs could write, as run refuses it.
+        Path config = dir.resolve("rowflow.properties");
+        Files.writeString(config, "kafka.bootstrap.servers=unused:9092\n");
+        rowflow("keys", "encode", "-c", config.toString(), "--layout", "hostnme:text, eventType:text", "hostnme=a",
+                "eventType=b")
                 .refusedWith("part 'hostnme:text' of layout 'hostnme:text, eventType:text': LogEvent has no field "
                         + "'hostnme' (it has hostname, timestamp, eventType, message, severity, attributes); a declared "
                         + "input's key: --config FILE --input NAME", "keys encode");

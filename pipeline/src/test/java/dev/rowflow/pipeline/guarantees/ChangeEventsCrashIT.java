@@ -62,6 +62,10 @@ class ChangeEventsCrashIT {
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, GROUP);
         // Commits every 2 s, so a kill always leaves written-but-uncommitted changes to be replayed.
         props.put("kafka.commit.interval.ms", "2000");
+        // A killed instance leaves the group when its session times out: the broker's least, 6 s,
+        // not 45 s, before the restarted one gets its tasks.
+        props.put("kafka.session.timeout.ms", "6000");
+        props.put("kafka.heartbeat.interval.ms", "1000");
         Path configFile = dir.resolve("rowflow.properties");
         Files.writeString(configFile, props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining("\n")));
