@@ -16,10 +16,10 @@ shift || true
 formats=("$@")
 [ ${#formats[@]} -eq 0 ] && formats=(avro-registry protobuf-registry json)
 events="${SOAK_EVENTS:-20000}"
+# Build the demo artifact first, outside the clock (a build cleans target/, so the runs' folder comes after).
+./rowflow --version >/dev/null || exit 1
 dir="$root/target/soak/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$dir"
-
-./rowflow --version >/dev/null || exit 1   # builds the demo artifact first, outside the clock
 
 # The other core busy for the whole soak, as on a shared CI machine.
 ( while :; do :; done ) &
