@@ -1,14 +1,9 @@
 package dev.rowflow.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rowflow.pipeline.cli.Rowflow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -25,17 +20,8 @@ class DemoFormatsIT {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"avro-registry", "protobuf-registry"})
     void shouldIngestRecordsOfTwoSchemaVersionsWithTheRegistryItStarts(String format) throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine(new DemoCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-
-        int exitCode = cli.execute("demo", "--format", format, "--events", "6000", "--json");
-
-        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
-        List<String> lines = out.toString().lines().toList();
-        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        DemoRun run = DemoRun.of("--format", format, "--events", "6000");
+        JsonNode summary = run.summary();
         assertThat(summary.get("events").asLong()).isEqualTo(6_000);
         assertThat(summary.get("dataRows").asLong()).isEqualTo(6_000);
         assertThat(summary.get("indexRows").asLong()).isEqualTo(6_000);
@@ -43,11 +29,11 @@ class DemoFormatsIT {
         assertThat(summary.get("summaryCount").asLong()).isEqualTo(6_000);
         assertThat(summary.get("mapping").get("input.web.format").asText()).isEqualTo(format);
         boolean avro = format.equals("avro-registry");
-        assertThat(err.toString()).containsPattern((avro ? "Avro" : "Protobuf") + " web requests .*schema ids \\d+ "
+        assertThat(run.err()).containsPattern((avro ? "Avro" : "Protobuf") + " web requests .*schema ids \\d+ "
                 + "and \\d+ of " + RegistryDemo.SUBJECT);
         // Avro reads through the latest version: version 1 records take version 2's default region. Protobuf
         // reads each record with its own version, and has no defaults: version 1 records have no region.
-        assertThat(err.toString().contains("  input.web.registry.reader.subject=" + RegistryDemo.SUBJECT)).isEqualTo(avro);
+        assertThat(run.err().contains("  input.web.registry.reader.subject=" + RegistryDemo.SUBJECT)).isEqualTo(avro);
         List<String> regions = new java.util.ArrayList<>();
         for (JsonNode sampled : summary.get("sample")) {
             JsonNode row = sampled.get("columns");
@@ -63,18 +49,9 @@ class DemoFormatsIT {
     void shouldWriteEveryEventToTheBigtableEmulatorWithStoreBigtable() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(dev.rowflow.embedded.EmbeddedBigtable.findEmulator().isPresent(),
                 dev.rowflow.embedded.EmbeddedBigtable.HOW_TO_GET_IT);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine(new DemoCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-
-        int exitCode = cli.execute("demo", "--store", "bigtable", "--events", "5000", "--orders", "200", "--json");
-
-        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
-        assertThat(err.toString()).contains("rows go to the Bigtable emulator at 127.0.0.1:");
-        List<String> lines = out.toString().lines().toList();
-        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        DemoRun run = DemoRun.of("--store", "bigtable", "--events", "5000", "--orders", "200");
+        JsonNode summary = run.summary();
+        assertThat(run.err()).contains("rows go to the Bigtable emulator at 127.0.0.1:");
         assertThat(summary.get("events").asLong()).isEqualTo(5_000);
         assertThat(summary.get("dataRows").asLong()).isEqualTo(5_000);
         assertThat(summary.get("indexRows").asLong()).isEqualTo(5_000);

@@ -1,14 +1,9 @@
 package dev.rowflow.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rowflow.pipeline.cli.Rowflow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -23,18 +18,9 @@ class DemoIT {
 
     @Test
     void shouldReportEveryEventAsADataRowAndAnIndexRowInItsJsonSummary() throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine(new DemoCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-
-        int exitCode = cli.execute("demo", "--events", "20000", "--json", "--data-layout",
+        DemoRun run = DemoRun.of("--events", "20000", "--data-layout",
                 "bucket(4) | timestamp:ts, hostname:text, eventType:text");
-
-        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
-        List<String> lines = out.toString().lines().toList();
-        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        JsonNode summary = run.summary();
         assertThat(summary.get("events").asLong()).isEqualTo(20_000);
         assertThat(summary.get("dataRows").asLong()).isEqualTo(20_000);
         assertThat(summary.get("indexRows").asLong()).isEqualTo(20_000);
@@ -56,7 +42,7 @@ class DemoIT {
         assertThat(sample.get(3).get("hostname").asText()).isEqualTo(host);
         assertThat(sample.get(4).get("eventType").asText()).isEqualTo(type);
         assertThat(sample.get(3).get("time").asText()).isGreaterThan(sample.get(4).get("time").asText());
-        assertThat(err.toString()).contains("in HBase (committed) 20,000");
+        assertThat(run.err()).contains("in HBase (committed) 20,000");
         // The summary table counted every event once.
         assertThat(summary.get("summaryCount").asLong()).isEqualTo(20_000);
         // One order per 20 events, each with its index row; 10% of the customers came after their orders.
@@ -82,17 +68,8 @@ class DemoIT {
 
     @Test
     void shouldIngestFilebeatJsonThroughTheDeclaredInputItPrints() throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine(new DemoCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-
-        int exitCode = cli.execute("demo", "--format", "json", "--events", "10000", "--json");
-
-        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
-        List<String> lines = out.toString().lines().toList();
-        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        DemoRun run = DemoRun.of("--format", "json", "--events", "10000");
+        JsonNode summary = run.summary();
         assertThat(summary.get("events").asLong()).isEqualTo(10_000);
         assertThat(summary.get("dataRows").asLong()).isEqualTo(10_000);
         assertThat(summary.get("indexRows").asLong()).isEqualTo(10_000);
@@ -101,7 +78,7 @@ class DemoIT {
         assertThat(summary.get("mapping").get("input.filebeat.key").asText())
                 .isEqualTo(InputDemo.JSON_MAPPING.get("input.filebeat.key"));
         // The mapping is printed as the properties lines a user would write.
-        assertThat(err.toString()).contains("  input.filebeat.time=@timestamp")
+        assertThat(run.err()).contains("  input.filebeat.time=@timestamp")
                 .contains("  input.filebeat.index.host.key=" + InputDemo.JSON_MAPPING.get("input.filebeat.index.host.key"));
         JsonNode row = summary.get("sample").get(0).get("columns");
         assertThat(row.get("h").asText()).endsWith(".prod.example.com");
@@ -117,17 +94,8 @@ class DemoIT {
 
     @Test
     void shouldApplyADatabasesChangeHistoryWithOrdersJoinedToTheirCustomers() throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Rowflow.commandLine(new DemoCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-
-        int exitCode = cli.execute("demo", "--format", "debezium", "--events", "3000", "--json");
-
-        assertThat(exitCode).as("exit code; stderr:%n%s", err).isZero();
-        List<String> lines = out.toString().lines().toList();
-        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        DemoRun run = DemoRun.of("--format", "debezium", "--events", "3000");
+        JsonNode summary = run.summary();
         assertThat(summary.get("changes").asLong()).isEqualTo(3_000);
         assertThat(summary.get("tombstones").asLong()).isPositive();
         assertThat(summary.get("differences").asLong()).isZero();
@@ -135,7 +103,7 @@ class DemoIT {
         assertThat(summary.get("orderRows").asLong()).isEqualTo(summary.get("orders").asLong());
         assertThat(summary.get("indexRows").asLong()).isEqualTo(summary.get("orders").asLong());
         assertThat(summary.get("customerRows").asLong()).isEqualTo(summary.get("customers").asLong());
-        assertThat(err.toString()).contains("  input.orders.join.input=customers");
+        assertThat(run.err()).contains("  input.orders.join.input=customers");
         // One scan of the orders table: the customer's orders, each with its customer's present name.
         String name = summary.get("shownCustomer").asText().replaceFirst("^\\d+ \\((.*)\\)$", "$1");
         assertThat(summary.get("shown")).isNotEmpty().allSatisfy(row ->

@@ -7,10 +7,10 @@ import dev.rowflow.embedded.load.Offsets;
 import dev.rowflow.embedded.load.TableRows;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * wrote, and logs in again by itself when the KDC answers, every record written once.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@ExtendWith(ShortTickets.class)
 class KerberosOutageIT {
     private static final int PER_BURST = 200;
     /**
@@ -39,15 +40,8 @@ class KerberosOutageIT {
     private static SecureEmbeddedStack stack;
 
     @BeforeAll
-    static void start() throws Throwable {
-        stack = ShortTickets.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+    static void stack(SecureEmbeddedStack shortTickets) {
+        stack = shortTickets;
     }
 
     /**

@@ -6,10 +6,10 @@ import dev.rowflow.embedded.load.LogEventProducer;
 import dev.rowflow.embedded.load.TableRows;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -29,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and writes every record exactly once.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@ExtendWith(ShortTickets.class)
 class KerberosReloginIT {
     /**
      * 5 bursts 15 s apart: more than two ticket lifetimes, so rowflow renews its login twice at
@@ -40,15 +41,8 @@ class KerberosReloginIT {
     private static SecureEmbeddedStack stack;
 
     @BeforeAll
-    static void start() throws Throwable {
-        stack = ShortTickets.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+    static void stack(SecureEmbeddedStack shortTickets) {
+        stack = shortTickets;
     }
 
     @Test

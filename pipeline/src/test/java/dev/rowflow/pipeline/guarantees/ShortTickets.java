@@ -5,6 +5,9 @@ import dev.rowflow.embedded.load.Offsets;
 import org.apache.hadoop.hbase.security.access.AccessControlClient;
 import org.apache.hadoop.hbase.security.access.Permission;
 import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,22 +20,44 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The secured stack of the Kerberos login tests ({@link KerberosReloginIT}, {@link KerberosOutageIT}):
- * tickets that live 30 s, a broker that makes every client authenticate again every 10 s, and
- * rowflow configured to renew its logins as often as Kerberos lets it.
+ * tickets that live 30 s, a broker that makes every client authenticate again every 10 s, user
+ * rowflow allowed to create, read and write tables, and rowflow configured to renew its logins as
+ * often as Kerberos lets it. A JUnit extension: a test class asks for the stack as a parameter of
+ * its {@code @BeforeAll}, and it is closed when the class is done (Kerberos state is global to a
+ * JVM: one secured class per JVM).
  */
-final class ShortTickets {
+final class ShortTickets implements ParameterResolver {
     static final Duration TICKET_LIFETIME = Duration.ofSeconds(30);
     static final Duration REAUTHENTICATION = Duration.ofSeconds(10);
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ShortTickets.class);
 
-    private ShortTickets() {
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == SecureEmbeddedStack.class;
     }
 
-    /** The stack, with user rowflow allowed to create, read and write tables. */
-    static SecureEmbeddedStack start() throws Throwable {
-        SecureEmbeddedStack stack = SecureEmbeddedStack.start(TICKET_LIFETIME, REAUTHENTICATION);
-        AccessControlClient.grant(stack.hbase().connection(), "default", "rowflow", Permission.Action.CREATE,
-                Permission.Action.READ, Permission.Action.WRITE);
-        return stack;
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        return context.getStore(NAMESPACE).getOrComputeIfAbsent(Stack.class, key -> new Stack(start()), Stack.class)
+                .stack;
+    }
+
+    private static SecureEmbeddedStack start() {
+        try {
+            SecureEmbeddedStack stack = SecureEmbeddedStack.start(TICKET_LIFETIME, REAUTHENTICATION);
+            AccessControlClient.grant(stack.hbase().connection(), "default", "rowflow", Permission.Action.CREATE,
+                    Permission.Action.READ, Permission.Action.WRITE);
+            return stack;
+        } catch (Throwable e) {
+            throw new IllegalStateException("the secured stack with short tickets did not start", e);
+        }
+    }
+
+    private record Stack(SecureEmbeddedStack stack) implements ExtensionContext.Store.CloseableResource {
+        @Override
+        public void close() {
+            stack.close();
+        }
     }
 
     /** The test's own Kafka clients: a principal of their own, renewing as rowflow does. */
