@@ -31,8 +31,6 @@ import java.util.TreeMap;
 public final class PipelinePlan implements AutoCloseable {
     private final RowflowConfig config;
     private final List<Ingest> ingests;
-    /** Each input that joins another, to the input it joins. */
-    private final Map<String, String> joins = new LinkedHashMap<>();
 
     private PipelinePlan(RowflowConfig config, List<Ingest> ingests) {
         this.config = config;
@@ -72,6 +70,7 @@ public final class PipelinePlan implements AutoCloseable {
             PipelinePlan plan = new PipelinePlan(config, ingests);
             plan.shareTopics();
             plan.linkJoins();
+            plan.checkJoinGuarantee();
             plan.checkDistinct();
             return plan;
         } catch (RuntimeException e) {
@@ -134,6 +133,8 @@ public final class PipelinePlan implements AutoCloseable {
      * circle.
      */
     private void linkJoins() {
+        // Each input that joins another, to the input it joins.
+        Map<String, String> joins = new LinkedHashMap<>();
         for (InputConfig input : config.inputs()) {
             Optional<DeclaredInput> joining = declaredInput(input.name());
             if (joining.isEmpty() || joining.get().joins().isEmpty()) {
@@ -167,33 +168,40 @@ public final class PipelinePlan implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Refuses a processing guarantee other than {@code exactly_once_v2} when an ingest joins
+     * another -- a declared join or the orders pipeline's: see {@link #hasJoins}.
+     */
+    private void checkJoinGuarantee() {
         Object guarantee = config.kafkaProperties().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
-        if (!joins.isEmpty() && guarantee != null && !StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee)) {
+        Optional<DeclaredInput> joining = joining().findFirst();
+        if (joining.isPresent() && guarantee != null && !StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee)) {
             throw new ConfigException(RowflowConfig.KAFKA_PREFIX + StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
-                    guarantee, "input " + joins.keySet().iterator().next() + " joins input "
-                    + joins.values().iterator().next() + ": a join's state must be restored to the last commit "
-                    + "after a crash, as only " + StreamsConfig.EXACTLY_ONCE_V2 + " does (with "
-                    + StreamsConfig.AT_LEAST_ONCE + " it comes back ahead of the rows written, and the changes "
-                    + "replayed no longer reach them); leave the key out or set " + StreamsConfig.EXACTLY_ONCE_V2);
+                    guarantee, "input " + joining.get().name() + " joins input " + joining.get().joins().orElseThrow()
+                    + ": a join's state must be restored to the last commit after a crash, as only "
+                    + StreamsConfig.EXACTLY_ONCE_V2 + " does (with " + StreamsConfig.AT_LEAST_ONCE + " it comes back "
+                    + "ahead of the rows written, and the changes replayed no longer reach them); leave the key out or "
+                    + "set " + StreamsConfig.EXACTLY_ONCE_V2);
         }
     }
 
-    /**
-     * Whether an input joins another: the join keeps state (its tables and subscriptions) in
-     * Kafka Streams' stores, which only {@code exactly_once_v2} restores to the last commit --
-     * the point the sinks were flushed at -- after a crash (see {@code StreamsProperties}).
-     */
-    public boolean hasJoins() {
-        return !joins.isEmpty();
+    /** The ingests that join another: declared joins, and the orders pipeline's orders joining its customers. */
+    private java.util.stream.Stream<DeclaredInput> joining() {
+        return ingests.stream().filter(ingest -> ingest instanceof DeclaredInput input && input.joins().isPresent())
+                .map(DeclaredInput.class::cast);
     }
 
     /**
-     * Whether any ingest joins another, the orders pipeline's join included: only a join's state
-     * depends on the order in which records of different partitions are processed; every other
-     * ingest turns each record into rows of its own.
+     * Whether an ingest joins another, the orders pipeline's join included. A join keeps state (its
+     * tables and subscriptions) in Kafka Streams' stores, which only {@code exactly_once_v2}
+     * restores to the last commit -- the point the sinks were flushed at -- after a crash (see
+     * {@code StreamsProperties}); and only a join's state depends on the order in which records of
+     * different partitions are processed: every other ingest turns each record into rows of its own.
      */
-    public boolean joinsAcrossPartitions() {
-        return ingests.stream().anyMatch(ingest -> ingest instanceof DeclaredInput input && input.joins().isPresent());
+    public boolean hasJoins() {
+        return joining().findAny().isPresent();
     }
 
     /**

@@ -38,7 +38,7 @@ public final class StreamsProperties {
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordErrorHandler.class);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProductionHandler.class);
-        if (!plan.joinsAcrossPartitions()) {
+        if (!plan.hasJoins()) {
             // No task waits for data on one of its partitions to process another's in timestamp
             // order: without a join, each record makes rows of its own, whatever came before it
             // from another partition. Kafka Streams' default (0) checks every partition of the task

@@ -128,20 +128,27 @@ class PipelinePlanTest {
                 "pipelines", "logs", "inputs", "app", "input.app.topic", "app-logs", "input.app.time", "@timestamp",
                 "input.app.key", "bucket(8) | @timestamp:ts, host.name:text", "input.app.columns", "host.name=h"));
         try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
-            assertThat(plan.joinsAcrossPartitions()).isFalse();
+            assertThat(plan.hasJoins()).isFalse();
             assertThat(StreamsProperties.of(plan)).containsEntry("max.task.idle.ms", -1L);
         }
         props.put("kafka.max.task.idle.ms", "250");
         try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
             assertThat(StreamsProperties.of(plan)).containsEntry("max.task.idle.ms", "250");
         }
-        // The orders pipeline joins the customers: Kafka Streams' own default.
+        // The orders pipeline joins the customers: Kafka Streams' own default, and exactly-once, as
+        // for a declared join (its state restored to the last commit after a crash).
         props.remove("kafka.max.task.idle.ms");
         props.put("pipelines", "logs,orders");
         try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
-            assertThat(plan.joinsAcrossPartitions()).isTrue();
-            assertThat(StreamsProperties.of(plan)).doesNotContainKey("max.task.idle.ms");
+            assertThat(plan.hasJoins()).isTrue();
+            assertThat(StreamsProperties.of(plan)).doesNotContainKey("max.task.idle.ms")
+                    .containsEntry("processing.guarantee", "exactly_once_v2");
         }
+        props.put("kafka.processing.guarantee", "at_least_once");
+        assertThatThrownBy(() -> PipelinePlan.build(new RowflowConfig(props), null))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("Invalid value at_least_once for configuration kafka.processing.guarantee: "
+                        + "input orders joins input customers: a join's state must be restored to the last commit");
     }
 
     @Test
