@@ -124,10 +124,10 @@ final class JsonRecordReader {
             case VALUE_STRING:
                 return parser.getText();
             case START_OBJECT:
-                checkDepth(depth + 1);
+                checkDepth(depth + 1, "{...}");
                 return readObject(parser, depth + 1);
             case START_ARRAY: {
-                checkDepth(depth + 1);
+                checkDepth(depth + 1, "[...]");
                 List<Object> array = new ArrayList<>();
                 for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
                     try {
@@ -154,9 +154,10 @@ final class JsonRecordReader {
         }
     }
 
-    private static void checkDepth(int depth) {
+    /** Refuses the object or array ({@code shown}: how the refusal prints it) that starts at {@code depth}. */
+    private static void checkDepth(int depth, String shown) {
         if (depth > RecordTree.MAX_DEPTH) {
-            throw new Misplaced("nests deeper than " + RecordTree.MAX_DEPTH + " objects and arrays");
+            throw new Misplaced(shown, "nests deeper than " + RecordTree.MAX_DEPTH + " objects and arrays");
         }
     }
 

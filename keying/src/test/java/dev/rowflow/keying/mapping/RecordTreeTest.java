@@ -193,12 +193,12 @@ class RecordTreeTest {
 
         assertThatThrownBy(() -> parse(nestedObjects(65)))
                 .isInstanceOf(InvalidEventException.class)
-                .hasMessage("invalid " + path + " null: nests deeper than 64 objects and arrays")
+                .hasMessage("invalid " + path + " '{...}': nests deeper than 64 objects and arrays")
                 .satisfies(e -> assertThat(((InvalidEventException) e).field()).isEqualTo(path));
         // Arrays count as levels too: the record, then 64 arrays.
         String arrays = "{\"a\":" + "[".repeat(64) + "1" + "]".repeat(64) + "}";
         String arrayPath = "a" + "[0]".repeat(63);
-        assertRefused(arrays, arrayPath, "invalid " + arrayPath + " null: nests deeper than 64 objects and arrays");
+        assertRefused(arrays, arrayPath, "invalid " + arrayPath + " '[...]': nests deeper than 64 objects and arrays");
         assertThat(parse("{\"a\":" + "[".repeat(63) + "1" + "]".repeat(63) + "}")).containsOnlyKeys("a");
     }
 

@@ -87,7 +87,7 @@ class DeclaredInputsIT {
         bad.put(event("\"seq\":6,\"host\":{\"name\":\"h\"}", "22/11/2026 08:00", "\"m\""),
                 "invalid @timestamp '22/11/2026 08:00': not an ISO-8601 time with an offset");
         bad.put(event("\"seq\":7,\"host\":{\"name\":\"h\"},\"deep\":" + "[".repeat(70) + "]".repeat(70), null, "\"m\""),
-                "invalid deep" + "[0]".repeat(63) + " null: nests deeper than 64 objects and arrays");
+                "invalid deep" + "[0]".repeat(63) + " '[...]': nests deeper than 64 objects and arrays");
         bad.put(event("\"seq\":8,\"host\":{\"name\":\"h\"}", null, "\"" + "y".repeat(5 * 1024 * 1024) + "\""),
                 "invalid message '(5242880 bytes)': is 5242880 bytes as a cell, over the cell size limit of 1048576 bytes "
                 + "(the input's max.cell.bytes)");

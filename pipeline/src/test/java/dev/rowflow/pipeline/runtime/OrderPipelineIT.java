@@ -143,8 +143,8 @@ class OrderPipelineIT {
 
     /**
      * Bad customers and orders among good ones on the real stack: an empty customer number on each
-     * topic, a tombstone on each topic, and an order of 100,000 line items (1.3 MB, on a topic that
-     * takes 4 MB). Each bad record is set aside unchanged on its input's dead-letter topic with its
+     * topic, a tombstone on each topic, an order of 100,000 line items (1.3 MB, on a topic that
+     * takes 4 MB) and one that is not Avro (set aside in the exactly-once transaction of its task). Each bad record is set aside unchanged on its input's dead-letter topic with its
      * reason; every good one becomes exactly its rows; nothing else happens.
      */
     @Test
@@ -209,6 +209,9 @@ class OrderPipelineIT {
                             bytes(orders.get(3).getOrderNumber()), null));
                     producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(ordersTopic,
                             bytes(huge.getOrderNumber()), hugeBytes));
+                    // Unreadable: set aside by the deserialization handler, in the task's transaction.
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(ordersTopic,
+                            bytes("not-an-order"), bytes("not avro")));
                 }
             }
             producer.flush();
@@ -224,7 +227,8 @@ class OrderPipelineIT {
             assertThat(deadLettersByReason(registry, customersDead))
                     .isEqualTo(Map.of("invalid customerNumber", 1.0, "invalid value", 1.0));
             assertThat(deadLettersByReason(registry, ordersDead))
-                    .isEqualTo(Map.of("invalid customerNumber", 1.0, "invalid value", 1.0, "invalid lineItems", 1.0));
+                    .isEqualTo(Map.of("invalid customerNumber", 1.0, "invalid value", 1.0, "invalid lineItems", 1.0,
+                            "SerializationException", 1.0));
 
             var deadCustomers = TopicReader.readAll(stack.kafka().bootstrapServers(), customersDead, 2);
             assertThat(deadCustomers).hasSize(2);
@@ -233,8 +237,9 @@ class OrderPipelineIT {
             assertThat(deadCustomers).anySatisfy(r -> assertThat(r.value()).isEqualTo(emptyNumberBytes));
             assertThat(deadCustomers).anySatisfy(r -> assertThat(r.value()).isNull());
 
-            var deadOrders = TopicReader.readAll(stack.kafka().bootstrapServers(), ordersDead, 3);
-            assertThat(deadOrders).hasSize(3);
+            var deadOrders = TopicReader.readAll(stack.kafka().bootstrapServers(), ordersDead, 4);
+            assertThat(deadOrders).hasSize(4);
+            assertThat(deadOrders).anySatisfy(r -> assertThat(r.value()).isEqualTo(bytes("not avro")));
             assertThat(deadOrders).allSatisfy(r -> assertThat(TopicReader.header(r, "__streams.errors.topic"))
                     .isEqualTo(ordersTopic));
             var hugeDead = deadOrders.stream().filter(r -> r.value() != null && r.value().length == hugeBytes.length)

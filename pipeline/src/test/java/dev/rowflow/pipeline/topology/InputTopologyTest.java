@@ -141,7 +141,7 @@ class InputTopologyTest {
                 + "\"event\":{\"dataset\":\"d\"}}"), "invalid host.name '{\"first\":\"w\"}': is an object, where text is expected");
         bad.put(utf8("{\"@timestamp\":\"yesterday\",\"host\":{\"name\":\"h\"},\"event\":{\"dataset\":\"d\"}}"),
                 "invalid @timestamp 'yesterday': not an ISO-8601 time with an offset: could not be parsed at index 0");
-        bad.put(utf8(deep), "invalid a" + ".a".repeat(63) + " null: nests deeper than 64 objects and arrays");
+        bad.put(utf8(deep), "invalid a" + ".a".repeat(63) + " '{...}': nests deeper than 64 objects and arrays");
         bad.put(utf8(huge), "invalid message '(5242880 bytes)': is 5242880 bytes as a cell, over the cell size limit of 1048576 bytes "
                 + "(the input's max.cell.bytes)");
         bad.put(notUtf8, "invalid value '" + new String(notUtf8, StandardCharsets.UTF_8) + "': is not valid JSON: "
