@@ -24,6 +24,12 @@ public final class LogEventProducer implements AutoCloseable {
         return new LogEventProducer(TopicProducer.open(kafkaProperties, topic));
     }
 
+    /** As {@link #open}, for a broker that restarts while it sends ({@link TopicProducer#openAcrossBrokerRestarts}). */
+    public static LogEventProducer openAcrossBrokerRestarts(Map<String, Object> kafkaProperties, String topic)
+            throws InterruptedException {
+        return new LogEventProducer(TopicProducer.openAcrossBrokerRestarts(kafkaProperties, topic));
+    }
+
     /**
      * Sends one event asynchronously, with its event time as the record's timestamp (Kafka has no
      * record time before 1970: such an event gets the producer's time).

@@ -31,12 +31,33 @@ public final class TopicProducer implements AutoCloseable {
 
     /** Waits for the topic's partition leaders, then opens a producer to it. */
     public static TopicProducer open(Map<String, Object> kafkaProperties, String topic) throws InterruptedException {
+        return open(kafkaProperties, topic, true);
+    }
+
+    /**
+     * As {@link #open(Map, String)}, for a test whose broker restarts while it sends: not
+     * idempotent, one request in flight. An idempotent producer that meets the restarted broker
+     * can get NOT_LEADER_OR_FOLLOWER, then OUT_OF_ORDER_SEQUENCE_NUMBER for a partition until its
+     * batches expire (KAFKA-15591; seen in LogPipelineIT: 120 s of it, then the send failed);
+     * this one may write a batch twice instead, which a consumer that tolerates replays reads like
+     * any other.
+     */
+    public static TopicProducer openAcrossBrokerRestarts(Map<String, Object> kafkaProperties, String topic)
+            throws InterruptedException {
+        return open(kafkaProperties, topic, false);
+    }
+
+    private static TopicProducer open(Map<String, Object> kafkaProperties, String topic, boolean idempotent)
+            throws InterruptedException {
         try (Admin admin = Admin.create(kafkaProperties)) {
             Offsets.awaitLeaders(admin, topic, Duration.ofSeconds(60));
         }
         Map<String, Object> props = new LinkedHashMap<>(kafkaProperties);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, idempotent);
+        if (!idempotent) {
+            props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        }
         props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");

@@ -253,7 +253,8 @@ class LogPipelineIT {
         try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
              Admin admin = Admin.create(config.kafkaProperties())) {
             java.util.concurrent.Future<?> sent = sender.submit(() -> {
-                try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), topic(config))) {
+                try (LogEventProducer producer = LogEventProducer.openAcrossBrokerRestarts(config.kafkaProperties(),
+                        topic(config))) {
                     producer.sendPaced(new LogEventGenerator(17, 40, 1_700_000_000_000L), events, 2_000);
                 }
                 return null;
