@@ -107,10 +107,10 @@ class IncrementResultsIT {
                     byte[] qualifier = Bytes.toBytes("q" + client + "-" + cell++);
                     long amount = random.nextLong() & 0x7fff_ffff_ffffL;
                     amounts.add(amount);
-                    RowMutations mutations = new RowMutations(row, 2);
-                    mutations.add(new Increment(row).addColumn(FAMILY, qualifier, amount));
-                    mutations.add(new Put(row).addColumn(FAMILY, Bytes.add(qualifier, Bytes.toBytes("p")),
-                            new byte[random.nextInt(2_000)]));
+                    RowMutations mutations = RowMutations.of(List.of(
+                            new Increment(row).addColumn(FAMILY, qualifier, amount),
+                            new Put(row).addColumn(FAMILY, Bytes.add(qualifier, Bytes.toBytes("p")),
+                                    new byte[random.nextInt(2_000)])));
                     batch.add(CheckAndMutate.newBuilder(row).ifNotExists(FAMILY, Bytes.add(qualifier, Bytes.toBytes("m")))
                             .build(mutations));
                 }
