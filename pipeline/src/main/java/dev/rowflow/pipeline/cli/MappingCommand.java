@@ -16,7 +16,9 @@ import dev.rowflow.pipeline.ingest.MappingCheck;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
 import dev.rowflow.pipeline.registry.SchemaRegistryClient;
+import dev.rowflow.pipeline.runtime.HBaseConnections;
 import dev.rowflow.pipeline.runtime.TopicSample;
+import dev.rowflow.sinks.hbase.RowLimits;
 import dev.rowflow.pipeline.runtime.TopicSample.From;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import picocli.CommandLine.Command;
@@ -116,7 +118,7 @@ final class MappingCommand {
                     throw new ParameterException(spec.commandLine(), "--topic " + topic + ": no declared input reads "
                             + "it (inputs: " + plan.declaredInputNames() + ")");
                 }
-                MappingCheck check = new MappingCheck(topic, inputs);
+                MappingCheck check = new MappingCheck(topic, inputs, RowLimits.of(HBaseConnections.configuration(config)));
                 sampling.read(spec, config, topic, record -> check.add(new MappingCheck.Sampled(record.partition(), record.offset(),
                                 record.timestamp(), record.key(), record.value(), record.headers())));
                 MappingCheck.Report report = check.report();

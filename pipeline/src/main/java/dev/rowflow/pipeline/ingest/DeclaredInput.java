@@ -17,7 +17,9 @@ import dev.rowflow.keying.mapping.TimestampPolicy;
 import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.registry.RegistryFormat;
 import dev.rowflow.pipeline.topology.Deletes;
+import dev.rowflow.pipeline.topology.InputPlan;
 import dev.rowflow.pipeline.topology.InputTopology;
+import dev.rowflow.pipeline.topology.TopicPlan;
 import dev.rowflow.pipeline.topology.JoinTopology;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -58,7 +60,7 @@ public final class DeclaredInput implements Ingest {
     /** What it joins ({@code join.*}), or null. */
     private final Join join;
     /** Records it sets aside before making rows (a preset's own rules). */
-    private final List<InputTopology.Refusal> refusals;
+    private final List<InputPlan.Refusal> refusals;
     /** The input it joins, once {@link PipelinePlan} has linked them. */
     private DeclaredInput joined;
     /** The builder its topology was last added to, its records there, and its rows by key field for joins. */
@@ -95,14 +97,14 @@ public final class DeclaredInput implements Ingest {
      * {@link #joinWith}).
      */
     DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping, List<IngestTable> tables,
-                  Consumer<RowKeyLayout> keyCheck, Join join, List<InputTopology.Refusal> refusals) {
+                  Consumer<RowKeyLayout> keyCheck, Join join, List<InputPlan.Refusal> refusals) {
         this(name, source, format, mapping, mapping, tables, keyCheck, null, false, Deletes.none(), join, refusals);
     }
 
     private DeclaredInput(String name, Source source, RecordFormat format, EventMapping mapping,
                           EventMapping indexMapping, List<IngestTable> tables, Consumer<RowKeyLayout> keyCheck,
                           Expression where, boolean unroutedToDeadLetter, Deletes deletes, Join join,
-                          List<InputTopology.Refusal> refusals) {
+                          List<InputPlan.Refusal> refusals) {
         this.refusals = List.copyOf(refusals);
         this.join = join;
         this.deletes = deletes;
@@ -424,27 +426,15 @@ public final class DeclaredInput implements Ingest {
         return deletes.any();
     }
 
-    /** What a record of it with a null value does. */
-    Deletes.Tombstones tombstones() {
-        return deletes.tombstones();
+    /** How it judges each record of its topic: the pipeline's, check's and suggest's one decision. */
+    public InputPlan plan() {
+        return new InputPlan(source.topic(), name, where, mapping, deletes, refusals);
     }
 
-    /** Its delete condition ({@code delete.when}), if records that say so delete their row. */
-    Optional<Expression> deletesWhen() {
-        return Optional.ofNullable(deletes.when());
-    }
-
-    /**
-     * Sets a record aside that one of its preset's refusals holds for, as its writer does.
-     *
-     * @throws dev.rowflow.keying.InvalidEventException with the refusal's reason
-     */
-    void check(Map<String, Object> tree, dev.rowflow.keying.mapping.RecordSource source) {
-        route().check(tree, source);
-    }
-
-    private InputTopology.Route route() {
-        return new InputTopology.Route(name, where, mapping, filtered, deletes, refusals);
+    /** How the inputs of its topic judge each record of it, this one among them. */
+    public TopicPlan topicPlan() {
+        return new TopicPlan(source.topic(), topicInputs.stream().map(DeclaredInput::plan).toList(),
+                topicInputs.get(0).unroutedToDeadLetter);
     }
 
     /** Its condition ({@code where}), if it takes only some records of its topic. */
@@ -464,12 +454,12 @@ public final class DeclaredInput implements Ingest {
         builtIn = builder;
         rowsBy.clear();
         stream = InputTopology.source(builder, source.topic(), format, name);
-        List<InputTopology.Route> routes = topicInputs.stream().map(DeclaredInput::route).toList();
         if (joined == null) {
-            InputTopology.addTo(stream, source.topic(), routes, unroutedToDeadLetter, unrouted, wiring.sinks(),
-                    wiring.flushBeforeCommit());
+            List<InputTopology.Route> routes = topicInputs.stream()
+                    .map(input -> new InputTopology.Route(input.plan(), input.filtered)).toList();
+            InputTopology.addTo(stream, topicPlan(), routes, unrouted, wiring.sinks(), wiring.flushBeforeCommit());
         } else {
-            JoinTopology.addTo(builder, stream, joined.rowsBy(join.field()), join.on(), join.as(), routes.get(0),
+            JoinTopology.addTo(builder, stream, joined.rowsBy(join.field()), join.on(), join.as(), plan(),
                     wiring.sinks(), wiring.flushBeforeCommit());
         }
     }

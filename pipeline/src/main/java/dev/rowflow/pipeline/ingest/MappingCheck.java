@@ -5,8 +5,11 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.Change;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
-import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.mapping.RecordSource;
+import dev.rowflow.pipeline.topology.Decision;
+import dev.rowflow.pipeline.serde.RecordSerde;
+import dev.rowflow.pipeline.topology.TopicPlan;
+import dev.rowflow.sinks.hbase.RowLimits;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -34,10 +37,11 @@ public final class MappingCheck {
     private final String topic;
     private final List<DeclaredInput> inputs;
     private final RecordFormat format;
+    /** The pipeline's decision, its mappings with counts of their own: a dry run's records are not the pipeline's. */
+    private final TopicPlan plan;
+    private final RowLimits limits;
     private final Map<String, InputCounts> counts = new LinkedHashMap<>();
     private final Map<String, Reason> deadLetters = new LinkedHashMap<>();
-    /** Each input's mapping with counts of its own: a dry run's records are not the pipeline's. */
-    private final Map<String, EventMapping> mappings = new java.util.HashMap<>();
     private long records;
     private long unrouted;
     private java.util.function.BiConsumer<TableRole, byte[]> keysMade = (table, key) -> { };
@@ -101,16 +105,19 @@ public final class MappingCheck {
     /**
      * @param inputs the declared inputs reading {@code topic}, in declaration order (they read it
      *               alike: one format)
+     * @param limits what the store refuses of a row, as the pipeline's sink is configured
      */
-    public MappingCheck(String topic, List<DeclaredInput> inputs) {
+    public MappingCheck(String topic, List<DeclaredInput> inputs, RowLimits limits) {
         if (inputs.isEmpty()) {
             throw new IllegalArgumentException("no declared input reads topic " + topic);
         }
         this.topic = topic;
         this.inputs = List.copyOf(inputs);
         this.format = inputs.get(0).format();
+        this.limits = limits;
+        this.plan = new TopicPlan(topic, inputs.stream().map(input -> input.plan().uncounted()).toList(),
+                inputs.get(0).topicPlan().unroutedToDeadLetter());
         inputs.forEach(input -> counts.put(input.name(), new InputCounts()));
-        inputs.forEach(input -> mappings.put(input.name(), input.mapping().uncounted()));
     }
 
     /**
@@ -128,90 +135,67 @@ public final class MappingCheck {
                 .filter(input -> input.topic().equals(topic)).toList();
     }
 
-    /** Judges one record, as the pipeline would. */
+    /** Judges one record by the pipeline's own decision ({@link TopicPlan#judge}), and counts it. */
     public void add(Sampled record) {
         records++;
         String at = record.partition() + "@" + record.offset();
-        if (record.value() == null) {
-            for (DeclaredInput input : inputs) {
-                InputCounts c = counts.get(input.name());
-                c.taken++;
-                switch (input.tombstones()) {
-                    case DELETE -> c.deletes++;
-                    case IGNORE -> c.ignored++;
-                    case DEAD_LETTER -> {
-                        deadLetter(c, at, new InvalidEventException("value", null, "the " + topic + " topic carries "
-                                + "no tombstones (null values): input " + input.name() + " takes its records as events"));
-                        return;
-                    }
-                }
-            }
-            return;
-        }
-        ReadRecord read;
-        try {
-            read = format.read(record.value());
-        } catch (RuntimeException e) {
-            deadLetter(null, at, e instanceof InvalidEventException invalid ? invalid
-                    : new InvalidEventException("value", record.value().length + " bytes", "is not a record in format "
-                    + format.name() + " (" + e.getClass().getSimpleName() + ")"));
-            return;
-        }
-        boolean taken = false;
-        for (DeclaredInput input : inputs) {
-            RecordSource source = source(record, read);
-            if (input.where().isPresent() && !input.where().get().test(read.tree(), source)) {
-                continue;
-            }
-            taken = true;
-            InputCounts c = counts.get(input.name());
-            c.taken++;
+        ReadRecord read = null;
+        if (record.value() != null) {
             try {
-                if (!judge(input, record, read, source, c)) {
-                    return; // set aside: the inputs after it do not see it, as in the pipeline
-                }
-            } catch (InvalidEventException e) {
-                deadLetter(c, at, e);
+                read = format.read(record.value());
+            } catch (RuntimeException e) {
+                String message = RecordSerde.unreadable(topic, format, record.value(), e);
+                deadLetter(null, at, e instanceof InvalidEventException invalid ? reason(invalid)
+                        : "unreadable: not a record in format " + format.name(), message);
                 return;
             }
         }
-        if (!taken) {
+        TopicPlan.Judgement judgement = plan.judge(read, source(record, read), limits::check);
+        List<Decision> decisions = judgement.decisions();
+        for (int i = 0; i < decisions.size(); i++) {
+            if (!(decisions.get(i) instanceof Decision.NotTaken)) {
+                counts.get(inputs.get(i).name()).taken++;
+            }
+        }
+        if (judgement.setAside() != null) {
+            Decision last = decisions.get(decisions.size() - 1);
+            deadLetter(last instanceof Decision.SetAside ? counts.get(inputs.get(decisions.size() - 1).name()) : null,
+                    at, reason(judgement.setAside()), judgement.setAside().getMessage());
+            return;
+        }
+        if (read != null && judgement.unrouted()) {
             unrouted++;
+        }
+        for (int i = 0; i < decisions.size(); i++) {
+            count(counts.get(inputs.get(i).name()), decisions.get(i), record);
         }
     }
 
-    /** Whether the record goes on to the next input (it made rows or a delete). */
-    private boolean judge(DeclaredInput input, Sampled record, ReadRecord read, RecordSource source, InputCounts c) {
-        Change change = read.change();
-        EventMapping mapping = mappings.get(input.name());
-        if (change != null && change.op() == Change.Op.DELETE
-                || input.deletesWhen().map(when -> when.test(read.tree(), source)).orElse(false)) {
-            mapping.dataKeyOf(read.tree(), source);
+    private void count(InputCounts c, Decision decision, Sampled record) {
+        if (decision instanceof Decision.Ignored) {
+            c.ignored++;
+        } else if (decision instanceof Decision.Delete) {
             c.deletes++;
-            return true;
-        }
-        input.check(read.tree(), source);
-        EventMapping.Mapped mapped = mapping.apply(read.tree(), source, read.canonical());
-        List<dev.rowflow.keying.Row> rows = mapped.rows();
-        c.rows += rows.size();
-        rows.forEach(row -> keysMade.accept(row.table(), row.key()));
-        mapped.counter().ifPresent(counter -> keysMade.accept(counter.table(), counter.row()));
-        c.dataRows++;
-        ByteBuffer key = ByteBuffer.wrap(rows.get(0).key());
-        Sampled earlier = c.keys.putIfAbsent(key, record);
-        if (earlier != null && change == null) {
-            // A row image replaces its row on purpose; two different events under one key lose one.
-            if (Arrays.equals(earlier.value(), record.value()) && Arrays.equals(earlier.key(), record.key())) {
-                c.duplicates++;
-            } else {
-                c.collisions++;
-                if (c.collisionAt == null) {
-                    c.collisionAt = earlier.partition() + "@" + earlier.offset() + " and " + record.partition() + "@"
-                            + record.offset();
+        } else if (decision instanceof Decision.Write write) {
+            List<dev.rowflow.keying.Row> rows = write.mapped().rows();
+            c.rows += rows.size();
+            rows.forEach(row -> keysMade.accept(row.table(), row.key()));
+            write.mapped().counter().ifPresent(counter -> keysMade.accept(counter.table(), counter.row()));
+            c.dataRows++;
+            Sampled earlier = c.keys.putIfAbsent(ByteBuffer.wrap(rows.get(0).key()), record);
+            if (earlier != null && write.change() == null) {
+                // A row image replaces its row on purpose; two different events under one key lose one.
+                if (Arrays.equals(earlier.value(), record.value()) && Arrays.equals(earlier.key(), record.key())) {
+                    c.duplicates++;
+                } else {
+                    c.collisions++;
+                    if (c.collisionAt == null) {
+                        c.collisionAt = earlier.partition() + "@" + earlier.offset() + " and " + record.partition()
+                                + "@" + record.offset();
+                    }
                 }
             }
         }
-        return true;
     }
 
     private RecordSource source(Sampled record, ReadRecord read) {
@@ -221,21 +205,25 @@ public final class MappingCheck {
                     Header header = headers.lastHeader(name);
                     return header == null ? null : header.value();
                 });
-        Change change = read.change();
+        Change change = read == null ? null : read.change();
         if (change != null) {
             source.withChange(change.op().code(), change.before(), change.after(), change.source());
         }
         return source;
     }
 
-    private void deadLetter(InputCounts c, String at, InvalidEventException e) {
+    private void deadLetter(InputCounts c, String at, String reason, String message) {
         if (c != null) {
             c.deadLetters++;
         }
-        String reason = "invalid " + e.field() + ": " + (e.reason() == null ? e.getMessage() : e.reason());
         Reason previous = deadLetters.get(reason);
-        deadLetters.put(reason, previous == null ? new Reason(reason, 1, at, e.getMessage())
+        deadLetters.put(reason, previous == null ? new Reason(reason, 1, at, message)
                 : new Reason(reason, previous.records() + 1, previous.firstAt(), previous.firstMessage()));
+    }
+
+    /** A refusal without its value: the same for every record refused alike. */
+    private static String reason(InvalidEventException e) {
+        return "invalid " + e.field() + ": " + (e.reason() == null ? e.getMessage() : e.reason());
     }
 
     /** What the records added so far would become. */

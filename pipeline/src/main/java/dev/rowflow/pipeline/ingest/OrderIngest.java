@@ -13,7 +13,7 @@ import dev.rowflow.keying.order.OrderDesign;
 import dev.rowflow.keying.order.OrderMapping;
 import dev.rowflow.keying.order.OrderRows;
 import dev.rowflow.pipeline.config.RowflowConfig;
-import dev.rowflow.pipeline.topology.InputTopology;
+import dev.rowflow.pipeline.topology.InputPlan;
 import dev.rowflow.pipeline.topology.JoinTopology;
 import dev.rowflow.sinks.hbase.TableDefinition;
 import org.apache.hadoop.hbase.TableName;
@@ -77,7 +77,7 @@ public final class OrderIngest {
                 OrderMapping.customerFormat(), customers, customerTables, OrderRows::checkLayout, null, List.of(
                 // Compaction keeps the last record per key: a customer under another key would survive beside its
                 // update, and which of the two the join ends with would depend on the partitions' order.
-                new InputTopology.Refusal(Expression.parseCondition("text($key) != customerNumber"), "key",
+                new InputPlan.Refusal(Expression.parseCondition("text($key) != customerNumber"), "key",
                         Expression.parse("text($key)"), "must be the customer number: the customers topic is "
                         + "compacted and keyed by it")));
         DeclaredInput orderInput = new DeclaredInput(ORDERS, new Source(
@@ -86,7 +86,7 @@ public final class OrderIngest {
                 OrderMapping.orderFormat(), orders, orderTables, OrderRows::checkLayout,
                 new DeclaredInput.Join(CUSTOMERS, FieldPath.parse("customerNumber"), FieldPath.parse("customerNumber"),
                         OrderMapping.CUSTOMER), List.of(
-                new InputTopology.Refusal(Expression.parseCondition("size(shippingLocations[*].lineItems[*]) > "
+                new InputPlan.Refusal(Expression.parseCondition("size(shippingLocations[*].lineItems[*]) > "
                         + maxLineItems), "lineItems", Expression.parse("concat(text(size(shippingLocations[*]"
                         + ".lineItems[*])), ' line items in order ', orderNumber)"),
                         "more than " + RowflowConfig.MAX_LINE_ITEMS_CONFIG + "=" + maxLineItems)));

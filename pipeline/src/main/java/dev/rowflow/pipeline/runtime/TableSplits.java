@@ -8,6 +8,7 @@ import dev.rowflow.pipeline.ingest.DeclaredInput;
 import dev.rowflow.pipeline.ingest.Ingest;
 import dev.rowflow.pipeline.ingest.IngestTable;
 import dev.rowflow.pipeline.ingest.MappingCheck;
+import dev.rowflow.sinks.hbase.RowLimits;
 import dev.rowflow.pipeline.runtime.TopicSample.From;
 
 import java.time.Duration;
@@ -130,7 +131,8 @@ public final class TableSplits {
             if (sampleRecords == 0) {
                 return keys;
             }
-            MappingCheck check = new MappingCheck(topic, List.of(input))
+            MappingCheck check = new MappingCheck(topic, List.of(input),
+                    RowLimits.of(HBaseConnections.configuration(config)))
                     .keysTo((role, key) -> keys.computeIfAbsent(role, r -> new ArrayList<>()).add(key));
             TopicSample.read(config, topic, sampleRecords, From.end, SAMPLE_TIMEOUT, record -> {
                 try {

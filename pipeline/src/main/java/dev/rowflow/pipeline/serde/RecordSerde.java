@@ -42,10 +42,18 @@ public final class RecordSerde implements Serde<ReadRecord> {
             } catch (RegistryUnavailableException e) {
                 throw e; // not the record's fault: never a dead letter (see DeadLetterDeserializationHandler)
             } catch (RuntimeException e) {
-                throw new SerializationException(e instanceof dev.rowflow.keying.InvalidEventException ? e.getMessage()
-                        : "value of topic " + topic + " (" + bytes.length + " bytes) is not a record in format "
-                        + format.name() + ": " + e, e);
+                throw new SerializationException(unreadable(topic, format, bytes, e), e);
             }
         };
+    }
+
+    /**
+     * Why {@code bytes} of {@code topic} cannot be read in {@code format}: the dead letter's
+     * message, and {@code mapping check}'s.
+     */
+    public static String unreadable(String topic, RecordFormat format, byte[] bytes, RuntimeException e) {
+        return e instanceof dev.rowflow.keying.InvalidEventException ? e.getMessage()
+                : "value of topic " + topic + " (" + bytes.length + " bytes) is not a record in format "
+                + format.name() + ": " + e;
     }
 }

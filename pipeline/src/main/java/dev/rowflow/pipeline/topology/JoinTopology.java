@@ -108,12 +108,12 @@ public final class JoinTopology {
      */
     public static void addTo(StreamsBuilder builder, KStream<byte[], ReadRecord> stream,
                              KTable<String, Map<String, Object>> joined, FieldPath on, String as,
-                             InputTopology.Route route, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
-        String input = route.input();
+                             InputPlan plan, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
+        String input = plan.input();
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(keysStore(input)),
                 Serdes.Bytes(), Serdes.ByteArray()));
-        KTable<byte[], Map<String, Object>> changes = route.deletes().changes() ? changes(stream, input)
-                : events(stream, route);
+        KTable<byte[], Map<String, Object>> changes = plan.deletes().changes() ? changes(stream, input)
+                : events(stream, plan);
         changes.leftJoin(joined, change -> foreignKey(change, on), (change, row) -> {
                     if (row == null) {
                         return change;
@@ -126,7 +126,7 @@ public final class JoinTopology {
                                 .withKeySerde(Serdes.ByteArray()).withValueSerde(new TreeSerde())
                                 .withCachingDisabled())
                 .toStream(Named.as(input + "-joined"))
-                .process(() -> new JoinedRecordWriter(route, as, sinks, flushBeforeCommit),
+                .process(() -> new JoinedRecordWriter(plan, as, sinks, flushBeforeCommit),
                         Named.as(InputTopology.writerName(input)), keysStore(input));
     }
 
@@ -156,9 +156,9 @@ public final class JoinTopology {
      * aside as it was read, then repartitioned by that key.
      */
     private static KTable<byte[], Map<String, Object>> events(KStream<byte[], ReadRecord> stream,
-                                                              InputTopology.Route route) {
-        String input = route.input();
-        return stream.process(() -> new EventKeyer(route), Named.as(input + "-keyer"))
+                                                              InputPlan plan) {
+        String input = plan.input();
+        return stream.process(() -> new EventKeyer(plan), Named.as(input + "-keyer"))
                 .repartition(Repartitioned.<byte[], Map<String, Object>>with(Serdes.ByteArray(), new TreeSerde())
                         .withName(input + "-by-key"))
                 .toTable(Named.as(input + "-changes-table"), table(input + "-changes"));

@@ -32,24 +32,24 @@ import java.util.Map;
  * keys written after the commit, and a row whose move the crash lost would stay under its old key.
  */
 final class JoinedRecordWriter extends RowWriter<byte[], Map<String, Object>> {
-    private final String input;
+    private final InputPlan plan;
     private final String as;
     private final EventMapping mapping;
     private final Deletes deletes;
     private KeyValueStore<Bytes, byte[]> written;
 
-    JoinedRecordWriter(InputTopology.Route route, String as, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
+    JoinedRecordWriter(InputPlan plan, String as, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
         super(sinks, flushBeforeCommit);
-        this.input = route.input();
+        this.plan = plan;
         this.as = as;
-        this.mapping = route.mapping();
-        this.deletes = route.deletes();
+        this.mapping = plan.mapping();
+        this.deletes = plan.deletes();
     }
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
         super.init(context);
-        written = context.getStateStore(JoinTopology.keysStore(input));
+        written = context.getStateStore(JoinTopology.keysStore(plan.input()));
     }
 
     @Override
@@ -76,8 +76,7 @@ final class JoinedRecordWriter extends RowWriter<byte[], Map<String, Object>> {
         Change change = new Change(Change.Op.of((String) record.value().get(JoinTopology.OP)), null, tree,
                 source instanceof Map<?, ?> s ? JoinTopology.cast(s) : Map.of());
         ReadRecord read = new ReadRecord(tree, () -> RecordTree.compactJson(tree), change);
-        RecordSource recordSource = RecordSources.of(context(), record.withValue(read));
-        EventMapping.Mapped mapped = mapping.apply(tree, recordSource, read.canonical());
+        EventMapping.Mapped mapped = decide(read, RecordSources.of(context(), record.withValue(read)));
         byte[] key = mapped.rows().get(0).key();
         if (before != null && !Arrays.equals(before, key)) {
             delete(before);
@@ -95,9 +94,24 @@ final class JoinedRecordWriter extends RowWriter<byte[], Map<String, Object>> {
     private void writeEvent(Record<byte[], Map<String, Object>> record, Map<String, Object> tree) {
         byte[] value = java.util.Base64.getDecoder().decode((String) record.value().get(JoinTopology.VALUE));
         long timestamp = ((Number) record.value().get(JoinTopology.TIMESTAMP)).longValue();
-        EventMapping.Mapped mapped = mapping.apply(tree, RecordSource.ofTimestamp(timestamp), () -> value);
+        EventMapping.Mapped mapped = decide(new ReadRecord(tree, () -> value), RecordSource.ofTimestamp(timestamp));
         write(mapped.rows());
         mapped.counter().ifPresent(this::count);
+    }
+
+    /**
+     * The rows the input's decision makes of a joined record, which its keyer (events) or its
+     * table (change events) let through: rows, or a dead letter.
+     */
+    private EventMapping.Mapped decide(ReadRecord read, RecordSource source) {
+        Decision decision = plan.decide(read, source, this::check);
+        if (decision instanceof Decision.SetAside aside) {
+            throw aside.reason();
+        }
+        if (decision instanceof Decision.Write write) {
+            return write.mapped();
+        }
+        throw new IllegalStateException("input " + plan.input() + " decided " + decision + " of a joined record");
     }
 
     private void delete(byte[] dataKey) {

@@ -17,9 +17,9 @@ import java.util.List;
  * A processor that writes rows to its stream thread's sink; the rows become durable at the next
  * commit (see {@link FlushBeforeCommit}).
  *
- * <p>{@link #write} is all-or-nothing per record: every row is checked first, so a row the store
- * would refuse ({@link dev.rowflow.keying.InvalidEventException}) sends the whole record to the
- * dead-letter topic before any of its rows is written. A failure of the sink itself throws
+ * <p>Writing is all-or-nothing per record: {@link InputPlan#decide} has every row {@link #check}ed
+ * first, so a row the store would refuse ({@link dev.rowflow.keying.InvalidEventException}) sends
+ * the whole record to the dead-letter topic before any of its rows is written. A failure of the sink itself throws
  * {@link UncheckedIOException} and fails the task, which reprocesses from the last commit.
  */
 abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
@@ -43,8 +43,13 @@ abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
         }
     }
 
+    /** Refuses a row the store would refuse (see {@link RowSink#check}). */
+    final void check(Row row) {
+        sink.check(row);
+    }
+
+    /** Writes rows a decision {@link #check}ed. */
     final void write(List<Row> rows) {
-        rows.forEach(sink::check);
         try {
             for (Row row : rows) {
                 sink.write(row);
@@ -56,11 +61,9 @@ abstract class RowWriter<K, V> implements Processor<K, V, Void, Void> {
 
     /**
      * Replaces a data row and its index rows with {@code rows} (the data row first, then its index
-     * rows; see {@link RowSink#replace}), all checked first, so a row the store would refuse sends
-     * the record to the dead-letter topic before anything is deleted.
+     * rows; see {@link RowSink#replace}), which a decision {@link #check}ed.
      */
     final void replace(TableRole table, List<Row> rows, EventMapping mapping, RowSink.Prior prior) {
-        rows.forEach(sink::check);
         try {
             sink.replace(table, rows, mapping, prior);
         } catch (IOException e) {

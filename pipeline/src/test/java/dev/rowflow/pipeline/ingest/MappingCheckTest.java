@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.ingest;
 
 import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.sinks.hbase.RowLimits;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code rowflow mapping check}'s judgement of sampled records, as the pipeline would judge them. */
 class MappingCheckTest {
+    /** The store's limits with the HBase client's defaults. */
+    private static final RowLimits LIMITS = RowLimits.of(new org.apache.hadoop.conf.Configuration(false));
     private static final String LINE = "{\"@timestamp\":\"2026-11-22T08:00:0%d.000Z\",\"host\":{\"name\":\"%s\"},"
             + "\"log\":{\"level\":\"%s\"},\"message\":\"%s\"}";
 
@@ -34,7 +37,7 @@ class MappingCheckTest {
     @Test
     void shouldCountRowsDeadLettersByReasonUnroutedRecordsAndKeyCollisions() {
         try (PipelinePlan plan = plan("bucket(4) | @timestamp:ts, host.name:text")) {
-            MappingCheck check = new MappingCheck("app", MappingCheck.inputsOf(plan, "app"));
+            MappingCheck check = new MappingCheck("app", MappingCheck.inputsOf(plan, "app"), LIMITS);
             List<String> values = new java.util.ArrayList<>(List.of(
                     String.format(LINE, 1, "web-1", "info", "a"),
                     String.format(LINE, 1, "web-1", "info", "a"),      // sent again: a duplicate
@@ -81,7 +84,7 @@ class MappingCheckTest {
                 "input.lines.index.level.key", "log.level:text, @timestamp:rts"));
         try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
             DeclaredInput input = plan.declaredInput("lines").orElseThrow();
-            MappingCheck check = new MappingCheck("app", List.of(input));
+            MappingCheck check = new MappingCheck("app", List.of(input), LIMITS);
             check.add(record(0, "{\"@timestamp\":\"2026-11-22T08:00:01.000Z\",\"message\":\"no level\"}"));
             check.add(record(1, String.format(LINE, 2, "web-1", "info", "a")));
 
@@ -113,7 +116,7 @@ class MappingCheckTest {
         declared.stringPropertyNames().forEach(key -> props.put(key, declared.getProperty(key)));
 
         try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
-            MappingCheck check = new MappingCheck("web-logs", MappingCheck.inputsOf(plan, "web-logs"));
+            MappingCheck check = new MappingCheck("web-logs", MappingCheck.inputsOf(plan, "web-logs"), LIMITS);
             for (int i = 0; i < sampled.size(); i++) {
                 check.add(record(i, sampled.get(i)));
             }
@@ -129,7 +132,7 @@ class MappingCheckTest {
     @Test
     void shouldFindNoCollisionOnceTheKeyKeepsTheRecordsApart() {
         try (PipelinePlan plan = plan("bucket(4) | @timestamp:ts, host.name:text, message:md5")) {
-            MappingCheck check = new MappingCheck("app", MappingCheck.inputsOf(plan, "app"));
+            MappingCheck check = new MappingCheck("app", MappingCheck.inputsOf(plan, "app"), LIMITS);
             check.add(record(0, String.format(LINE, 1, "web-1", "info", "a")));
             check.add(record(1, String.format(LINE, 1, "web-1", "info", "b")));
 

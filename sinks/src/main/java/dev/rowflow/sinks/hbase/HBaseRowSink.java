@@ -62,7 +62,7 @@ public final class HBaseRowSink implements RowSink {
             flushTables();
         }
     };
-    private final int maxKeyValueSize;
+    private final RowLimits limits;
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
     private final IdempotentCounters counters;
     private final SinkMetrics metrics;
@@ -80,8 +80,7 @@ public final class HBaseRowSink implements RowSink {
                         SinkMetrics metrics) throws IOException {
         this.metrics = metrics;
         // The client refuses larger cells itself; checking first turns that into a dead letter.
-        this.maxKeyValueSize = connection.getConfiguration().getInt(ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY,
-                ConnectionConfiguration.MAX_KEYVALUE_SIZE_DEFAULT);
+        this.limits = RowLimits.of(connection.getConfiguration());
         Map<TableRole, TableName> names = new TreeMap<>();
         tables.forEach((role, table) -> names.put(role, table.name()));
         this.counters = new IdempotentCounters(connection, names);
@@ -104,19 +103,9 @@ public final class HBaseRowSink implements RowSink {
 
     @Override
     public void check(Row row) {
-        if (row.key().length == 0 || row.key().length > HConstants.MAX_ROW_LENGTH) {
-            throw new InvalidEventException("row key", row.key().length + " bytes of " + row.table(),
-                    "HBase row keys are 1 to " + HConstants.MAX_ROW_LENGTH + " bytes");
-        }
-        for (Cell cell : row.cells()) {
-            long size = KeyValue.getKeyValueDataStructureSize(row.key().length, cell.family().length,
-                    cell.qualifier().length, cell.value().length);
-            if (maxKeyValueSize > 0 && size > maxKeyValueSize) { // the name is worked out for a refusal only
-                EventRules.cellWithin("cell " + Bytes.toString(cell.qualifier()), size, maxKeyValueSize,
-                        ConnectionConfiguration.MAX_KEYVALUE_SIZE_KEY);
-            }
-        }
+        limits.check(row);
     }
+
 
     @Override
     public void write(Row row) throws IOException {
