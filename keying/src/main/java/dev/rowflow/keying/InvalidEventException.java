@@ -36,6 +36,37 @@ public class InvalidEventException extends IllegalArgumentException {
         if (s.length() > 120) {
             s = s.substring(0, 120) + "...(" + s.length() + " chars)";
         }
-        return "'" + s.replace("\0", "\\0") + "'";
+        return "'" + printable(s) + "'";
+    }
+
+    /**
+     * {@code s} as the dead letter's header carries it (UTF-8): NUL as backslash-0, and a surrogate
+     * without its pair -- which has no UTF-8 form and would reach the header as {@code ?} -- as
+     * backslash-u and its four hex digits.
+     */
+    private static String printable(String s) {
+        StringBuilder out = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            String escaped = null;
+            if (c == '\0') {
+                escaped = "\\0";
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                if (out != null) {
+                    out.append(c).append(s.charAt(i + 1));
+                }
+                i++;
+                continue;
+            } else if (Character.isSurrogate(c)) {
+                escaped = String.format("\\u%04X", (int) c);
+            }
+            if (escaped != null && out == null) {
+                out = new StringBuilder(s.length() + 8).append(s, 0, i);
+            }
+            if (out != null) {
+                out.append(escaped != null ? escaped : String.valueOf(c));
+            }
+        }
+        return out == null ? s : out.toString();
     }
 }

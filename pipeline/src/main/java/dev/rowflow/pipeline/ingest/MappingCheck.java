@@ -135,8 +135,15 @@ public final class MappingCheck {
                 .filter(input -> input.topic().equals(topic)).toList();
     }
 
+    /**
+     * What check made of one record: the inputs' judgement, or null where the record cannot be
+     * read, and the dead letter's message where it is set aside.
+     */
+    public record Verdict(TopicPlan.Judgement judgement, String deadLetter) {
+    }
+
     /** Judges one record by the pipeline's own decision ({@link TopicPlan#judge}), and counts it. */
-    public void add(Sampled record) {
+    public Verdict add(Sampled record) {
         records++;
         String at = record.partition() + "@" + record.offset();
         ReadRecord read = null;
@@ -147,7 +154,7 @@ public final class MappingCheck {
                 String message = RecordSerde.unreadable(topic, format, record.value(), e);
                 deadLetter(null, at, e instanceof InvalidEventException invalid ? reason(invalid)
                         : "unreadable: not a record in format " + format.name(), message);
-                return;
+                return new Verdict(null, message);
             }
         }
         TopicPlan.Judgement judgement = plan.judge(read, source(record, read), limits::check);
@@ -161,7 +168,7 @@ public final class MappingCheck {
             Decision last = decisions.get(decisions.size() - 1);
             deadLetter(last instanceof Decision.SetAside ? counts.get(inputs.get(decisions.size() - 1).name()) : null,
                     at, reason(judgement.setAside()), judgement.setAside().getMessage());
-            return;
+            return new Verdict(judgement, judgement.setAside().getMessage());
         }
         if (read != null && judgement.unrouted()) {
             unrouted++;
@@ -169,6 +176,7 @@ public final class MappingCheck {
         for (int i = 0; i < decisions.size(); i++) {
             count(counts.get(inputs.get(i).name()), decisions.get(i), record);
         }
+        return new Verdict(judgement, null);
     }
 
     private void count(InputCounts c, Decision decision, Sampled record) {

@@ -11,8 +11,8 @@ import java.util.function.IntFunction;
  * versions and settings, {@link #EVENTS} of them spread over 90 minutes, with bad records of the
  * shipper's shape.
  */
-final class ShipperShapes {
-    static final int EVENTS = 600;
+public final class ShipperShapes {
+    public static final int EVENTS = 600;
     static final long BASE = Instant.parse("2026-11-22T07:30:00Z").toEpochMilli();
 
     private ShipperShapes() {
@@ -24,7 +24,7 @@ final class ShipperShapes {
      * (column {@code h}; null: no cell); and bad records of its shape, each with the reason it is
      * set aside with.
      */
-    record Shipper(String recipe, IntFunction<String> json, IntFunction<Long> time,
+    public record Shipper(String recipe, IntFunction<String> json, IntFunction<Long> time,
                            IntFunction<Object[]> dataKey, IntFunction<Object[]> indexKey, IntFunction<String> message,
                            IntFunction<String> host, Map<String, String> bad) {
     }
@@ -48,7 +48,7 @@ final class ShipperShapes {
     }
 
     /** Filebeat: module events, plain lines, ndjson merged flat (with dots) and nested. */
-    static Shipper filebeat() {
+    public static Shipper filebeat() {
         // Four shapes on one topic, in turn: a module event (event.dataset, fileset), a plain line of the
         // filestream input, and an ndjson line whose application keys are merged at the top (target: "")
         // flat with their dots, or nested (expand_keys: true).
@@ -88,7 +88,7 @@ final class ShipperShapes {
     }
 
     /** Logstash: a topic across the 7 -> 8 upgrade. */
-    static Shipper logstash() {
+    public static Shipper logstash() {
         // A topic across the 7 -> 8 upgrade, in turn: ecs_compatibility disabled (host and path strings), ECS v8
         // (host.name, log.file.path, event.original; @timestamp with microseconds), and Filebeat events passed
         // through the beats input (host an object, tags).
@@ -120,7 +120,7 @@ final class ShipperShapes {
     }
 
     /** Fluent Bit: tail, docker and CRI lines in two time formats, hosts optional. */
-    static Shipper fluentBit() {
+    public static Shipper fluentBit() {
         // Epoch seconds with microseconds, as Fluent Bit's double timestamps carry them; every third
         // record ISO-8601 text with microseconds, as after Timestamp_Format iso8601 is set. In turn: a tail
         // line without and with the hostname record_modifier adds, a docker line (its newline kept), and a
@@ -160,7 +160,7 @@ final class ShipperShapes {
     }
 
     /** Vector: file events with and without offsets, application JSON merged in. */
-    static Shipper vector() {
+    public static Shipper vector() {
         // RFC 3339 with nanoseconds and an offset of +01:00, in turn: a file event, one with the line's offset
         // (offset_key), and application JSON merged into the event, bringing its own message, level and
         // timestamp (epoch ms) over Vector's.

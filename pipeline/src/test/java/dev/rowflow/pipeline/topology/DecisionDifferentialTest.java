@@ -1,0 +1,69 @@
+package dev.rowflow.pipeline.topology;
+
+import dev.rowflow.pipeline.config.ConfigSources;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.runtime.ShipperShapes;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code mapping check} says of every sample record what the pipeline does with it: the shippers'
+ * topics (every shape and bad record of {@link ShipperShapes}) through their recipes in
+ * {@code deploy/recipes}, and the ugly records of {@link MixedTopic} through two inputs sharing a
+ * topic. Generated records: {@link DecisionProperties}.
+ */
+class DecisionDifferentialTest {
+
+    @Test
+    void shouldSayOfEveryShipperRecordWhatTheRecipesPipelineDoes() throws Exception {
+        for (ShipperShapes.Shipper shipper : List.of(ShipperShapes.filebeat(), ShipperShapes.logstash(),
+                ShipperShapes.fluentBit(), ShipperShapes.vector())) {
+            Map<String, String> props = new HashMap<>(ConfigSources.load(
+                    Path.of("..", "deploy", "recipes", shipper.recipe() + ".properties"), Map.of()));
+            String input = props.get("inputs").split(",")[0].strip();
+            String topic = props.get("input." + input + ".topic");
+            int rows = 0;
+            int deadLetters = 0;
+            try (DecisionDifferential both = new DecisionDifferential(new RowflowConfig(props), topic,
+                    topic + ".dead-letter")) {
+                List<String> records = new ArrayList<>();
+                for (int i = 0; i < ShipperShapes.EVENTS; i++) {
+                    records.add(shipper.json().apply(i));
+                }
+                records.addAll(shipper.bad().keySet());
+                for (int i = 0; i < records.size(); i++) {
+                    DecisionDifferential.Outcome[] outcomes = both.send(null,
+                            records.get(i).getBytes(StandardCharsets.UTF_8), shipper.time().apply(i % 600));
+                    assertThat(outcomes[1]).as("%s record %d: %s", shipper.recipe(), i, records.get(i))
+                            .isEqualTo(outcomes[0]);
+                    rows += outcomes[0].effects().isEmpty() ? 0 : 1;
+                    deadLetters += outcomes[0].deadLetter() == null ? 0 : 1;
+                }
+            }
+            // The recipes write every good record and set aside exactly the bad ones.
+            assertThat(rows).as(shipper.recipe() + " records written").isEqualTo(ShipperShapes.EVENTS);
+            assertThat(deadLetters).as(shipper.recipe() + " dead letters").isEqualTo(shipper.bad().size());
+        }
+    }
+
+    @Test
+    void shouldSayOfEveryUglyRecordWhatThePipelineDoes() {
+        try (DecisionDifferential both = MixedTopic.open()) {
+            int i = 0;
+            for (MixedTopic.Sample sample : MixedTopic.samples()) {
+                DecisionDifferential.Outcome[] outcomes = both.send(sample.key(), sample.value(), MixedTopic.T);
+                assertThat(outcomes[1]).as("sample %d: %s", i++, sample).isEqualTo(outcomes[0]);
+                assertThat(outcomes[0].deadLetter() != null).as("set aside: %s, pipeline did %s", sample, outcomes[0])
+                        .isEqualTo(sample.setAside());
+            }
+        }
+    }
+}
