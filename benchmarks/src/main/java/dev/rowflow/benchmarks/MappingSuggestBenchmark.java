@@ -66,7 +66,7 @@ public class MappingSuggestBenchmark {
     }
 
     @Benchmark
-    public MappingSuggestion.Suggestion suggest() {
+    public dev.rowflow.keying.mapping.Suggestion suggest() {
         MappingSuggestion suggestion = new MappingSuggestion();
         for (int i = 0; i < sample.length; i++) {
             suggestion.add(RecordTree.parseJson(sample[i]), "0@" + i);

@@ -5,6 +5,8 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.Change;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.keying.mapping.Expression;
+import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.RecordSource;
 import dev.rowflow.pipeline.topology.Decision;
 import dev.rowflow.pipeline.serde.RecordSerde;
@@ -42,6 +44,8 @@ public final class MappingCheck {
     private final RowLimits limits;
     private final Map<String, InputCounts> counts = new LinkedHashMap<>();
     private final Map<String, Reason> deadLetters = new LinkedHashMap<>();
+    /** Key parts' paths no record judged so far has, with where each is declared. */
+    private final Map<FieldPath, String> unseen = new LinkedHashMap<>();
     private long records;
     private long unrouted;
     private java.util.function.BiConsumer<TableRole, byte[]> keysMade = (table, key) -> { };
@@ -75,9 +79,14 @@ public final class MappingCheck {
                               long deadLetters, long collisions, long duplicates, String collisionAt) {
     }
 
-    /** The whole report: every record of the sample, once. */
+    /**
+     * The whole report: every record of the sample, once.
+     *
+     * @param warnings the paths of key parts (data, index and summary keys) no sampled record has:
+     *                 a typo, or a shape the sample lacks -- an index over such a path stays empty
+     */
     public record Report(String topic, long records, long unrouted, List<InputReport> inputs,
-                         List<Reason> deadLetters) {
+                         List<Reason> deadLetters, List<String> warnings) {
         /** Records that would become rows or deletes: neither set aside nor taken by no input. */
         public long good() {
             return records - unrouted - deadLetters.stream().mapToLong(Reason::records).sum();
@@ -118,6 +127,14 @@ public final class MappingCheck {
         this.plan = new TopicPlan(topic, inputs.stream().map(input -> input.plan().uncounted()).toList(),
                 inputs.get(0).topicPlan().unroutedToDeadLetter());
         inputs.forEach(input -> counts.put(input.name(), new InputCounts()));
+        for (DeclaredInput input : inputs) {
+            input.mapping().tableLayouts().forEach((table, layout) -> layout.parts().forEach(part -> {
+                if (!part.field().startsWith("$")) {
+                    Expression.parse(part.field()).paths().forEach(path -> unseen.putIfAbsent(path, "input "
+                            + input.name() + ", key of " + table + ", part '" + part.spec() + "'"));
+                }
+            }));
+        }
     }
 
     /**
@@ -156,6 +173,13 @@ public final class MappingCheck {
                         : "unreadable: not a record in format " + format.name(), message);
                 return new Verdict(null, message);
             }
+        }
+        if (read != null && !unseen.isEmpty()) {
+            Map<String, Object> tree = read.tree();
+            unseen.keySet().removeIf(path -> {
+                Object value = path.resolve(tree);
+                return value != null && value != dev.rowflow.keying.mapping.RecordTree.NULL;
+            });
         }
         TopicPlan.Judgement judgement = plan.judge(read, source(record, read), limits::check);
         List<Decision> decisions = judgement.decisions();
@@ -239,6 +263,8 @@ public final class MappingCheck {
         List<InputReport> reports = new ArrayList<>();
         counts.forEach((name, c) -> reports.add(new InputReport(name, c.taken, c.rows, c.dataRows, c.deletes,
                 c.ignored, c.deadLetters, c.collisions, c.duplicates, c.collisionAt)));
-        return new Report(topic, records, unrouted, reports, List.copyOf(deadLetters.values()));
+        List<String> warnings = new ArrayList<>();
+        unseen.forEach((path, where) -> warnings.add(where + ": no sampled record has " + path.text()));
+        return new Report(topic, records, unrouted, reports, List.copyOf(deadLetters.values()), warnings);
     }
 }

@@ -35,6 +35,28 @@ class MappingCheckTest {
     }
 
     @Test
+    void shouldWarnOfKeyPartsNoSampledRecordHasThoughAWildcardColumnTakesEveryField() {
+        // A typo in an index's lead: with a * column and when.missing=skip, nothing else would ever say so.
+        Map<String, String> props = new HashMap<>(Map.of("kafka.bootstrap.servers", "unused:9092", "pipelines", "",
+                "inputs", "web", "input.web.topic", "app", "input.web.time", "@timestamp",
+                "input.web.key", "bucket(4) | @timestamp:ts, message:md5", "input.web.columns", "message=m, *=f.*",
+                "input.web.indexes", "host", "input.web.index.host.key", "host.nmae:text, @timestamp:rts",
+                "input.web.index.host.when.missing", "skip"));
+        try (PipelinePlan plan = PipelinePlan.build(new RowflowConfig(props), null)) {
+            MappingCheck check = new MappingCheck("app", MappingCheck.inputsOf(plan, "app"), LIMITS);
+            for (int i = 0; i < 3; i++) {
+                check.add(record(i, String.format(LINE, i, "web-1", "info", "m" + i)));
+            }
+
+            MappingCheck.Report report = check.report();
+
+            assertThat(report.good()).isEqualTo(3);
+            assertThat(report.warnings()).containsExactly("input web, key of web.index.host, part 'host.nmae:text': "
+                    + "no sampled record has host.nmae");
+        }
+    }
+
+    @Test
     void shouldCountRowsDeadLettersByReasonUnroutedRecordsAndKeyCollisions() {
         try (PipelinePlan plan = plan("bucket(4) | @timestamp:ts, host.name:text")) {
             MappingCheck check = new MappingCheck("app", MappingCheck.inputsOf(plan, "app"), LIMITS);
@@ -109,7 +131,7 @@ class MappingCheckTest {
         dev.rowflow.keying.mapping.MappingSuggestion suggestion = new dev.rowflow.keying.mapping.MappingSuggestion();
         sampled.forEach(json -> suggestion.add(dev.rowflow.keying.mapping.RecordTree.parseJson(
                 json.getBytes(StandardCharsets.UTF_8))));
-        dev.rowflow.keying.mapping.MappingSuggestion.Suggestion suggested = suggestion.suggest("web", "web-logs", 2);
+        dev.rowflow.keying.mapping.Suggestion suggested = suggestion.suggest("web", "web-logs", 2);
         java.util.Properties declared = new java.util.Properties();
         declared.load(new java.io.StringReader(suggested.properties()));
         Map<String, String> props = new HashMap<>(Map.of("kafka.bootstrap.servers", "unused:9092", "pipelines", ""));

@@ -89,7 +89,7 @@ class MappingSuggestIT {
                                 + "{\"type\":\"stdin\"},\"message\":\"from stdin\"}",
                                 "invalid log.offset null: is missing: it is part of the row key"))),
                 Arguments.of(new Shape(ShipperShapes.logstash(), "@timestamp", "iso8601",
-                        "bucket(8) | @timestamp:ts, message:text", "host.name | host", "message",
+                        "bucket(8) | @timestamp:ts, message:md5", "host.name | host", "message",
                         // No host at all: a row, but no host index row.
                         Map.of("{\"@timestamp\":\"2026-11-22T08:00:00.000Z\",\"@version\":\"1\",\"message\":"
                                 + "\"no host\"}", eight),
@@ -98,7 +98,7 @@ class MappingSuggestIT {
                                 + "[\"10.0.0.1\"]},\"message\":\"no host name\"}",
                                 "invalid host.name | host '{\"ip\":[\"10.0.0.1\"]}': is an object, where text"))),
                 Arguments.of(new Shape(ShipperShapes.fluentBit(), "@timestamp", "epoch-s, iso8601",
-                        "bucket(8) | @timestamp:ts, log:text", "hostname | kubernetes.host", "log",
+                        "bucket(8) | @timestamp:ts, log:md5", "hostname | kubernetes.host", "log",
                         Map.of(),
                         Map.of("{\"@timestamp\":1795334400.5,\"log\":null,\"hostname\":\"h\"}",
                                 "invalid log null: is null: it is part of the row key"))),

@@ -1,0 +1,244 @@
+package dev.rowflow.pipeline.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.format.ReadRecord;
+import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.keying.mapping.MappingSuggestion;
+import dev.rowflow.keying.mapping.Suggestion;
+import dev.rowflow.pipeline.config.ConfigSources;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.ingest.MappingCheck;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
+import dev.rowflow.pipeline.runtime.HBaseConnections;
+import dev.rowflow.pipeline.topology.Decision;
+import dev.rowflow.sinks.hbase.RowLimits;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.config.ConfigException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code rowflow mapping suggest}: samples the topic and prints a declaration of it that
+ * {@code rowflow run} takes as it is ({@link MappingSuggestion}), then, as comments, what the
+ * declaration makes of every sampled record -- judged by the pipeline's own decision, as
+ * {@code mapping check} judges -- the records the inference left out, and what the sample showed
+ * of each field.
+ */
+@Command(name = "suggest", mixinStandardHelpOptions = true,
+        description = "Sample a topic (JSON, Avro with --registry-url or --avro-schema, Debezium change events) "
+                + "and print a declared input for it: the event time and its "
+                + "formats, a salted time-led key that keeps every sampled record apart, host, service and "
+                + "customer indexes, columns; then what it makes of every sampled record (as mapping check "
+                + "judges) and the fields seen, as comments.")
+final class SuggestCommand implements Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE", required = true,
+            description = "Properties file with the kafka.* settings to read the topic with.")
+    Path configFile;
+
+    @Option(names = "--topic", paramLabel = "TOPIC", required = true, description = "The topic to sample.")
+    String topic;
+
+    @Option(names = "--input", paramLabel = "NAME",
+            description = "The input's name in the declaration (default: the topic's letters and digits).")
+    String input;
+
+    @Mixin
+    MappingCommand.Sampling sampling;
+
+    @Option(names = "--registry-url", paramLabel = "URL", split = ",",
+            description = "Base URLs of a Schema Registry: records in its wire format are read with the writer "
+                    + "schema of their id through the latest schema of <topic>-value, as format=avro-registry does.")
+    List<URI> registryUrls;
+
+    @Option(names = "--avro-schema", paramLabel = "FILE",
+            description = "An .avsc file: single-object Avro records are read with it, as format=avro does.")
+    Path avroSchema;
+
+    @Option(names = "--explain", description = "Say why each part of the declaration was chosen.")
+    boolean explain;
+
+    @Option(names = "--json", description = "Print the suggestion and the report as one JSON object.")
+    boolean json;
+
+    /** What the suggested declaration makes of the sample, by the pipeline's decision. */
+    private record Verified(MappingCheck.Report report, long written, long setAside, long tombstones,
+                            String tombstonesDo) {
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> loaded = ConfigSources.load(configFile, System.getenv());
+        RowflowConfig config = new RowflowConfig(loaded);
+        MappingSuggestion suggestion = new MappingSuggestion();
+        List<MappingCheck.Sampled> sampled = new ArrayList<>();
+        long started = System.nanoTime();
+        int partitions;
+        String declaredFormat;
+        try (SampleFormats formats = new SampleFormats(topic, registryUrls, avroSchema, spec)) {
+            partitions = sampling.read(spec, config, topic, record -> {
+                sampled.add(new MappingCheck.Sampled(record.partition(), record.offset(), record.timestamp(),
+                        record.key(), record.value(), record.headers()));
+                add(suggestion, formats, record);
+            });
+            declaredFormat = String.join("\n", formats.declaration());
+        }
+        long read = System.nanoTime();
+        String name = input != null ? input : topic.replaceAll("[^A-Za-z0-9]", "");
+        Suggestion result = suggestion.suggest(name.isEmpty() ? "input" : name, topic, partitions);
+        String declaration = result.properties(List.of(declaredFormat.split("\n")));
+        double inferSeconds = (System.nanoTime() - read) / 1e9;
+        Verified verified = verify(loaded, declaration, sampled);
+        print(result, declaration, verified, (read - started) / 1e9, inferSeconds);
+        return 0;
+    }
+
+    /** Reads one sampled record for the inference: an event, a change event, or a record it cannot read. */
+    private static void add(MappingSuggestion suggestion, SampleFormats formats, ConsumerRecord<byte[], byte[]> record) {
+        String at = record.partition() + "@" + record.offset();
+        if (record.value() == null) {
+            return; // a tombstone: what it does is the declaration's, checked with the rest
+        }
+        try {
+            RecordFormat format = formats.of(record.value());
+            Map<String, Object> tree = format.read(record.value()).tree();
+            formats.read(format);
+            if (!SampleFormats.isChange(tree)) {
+                suggestion.add(tree, at);
+                return;
+            }
+            ReadRecord change = formats.envelope(format).read(record.value());
+            suggestion.addChange(change.tree(), SampleFormats.key(record.key()), change.change().op().code(),
+                    change.change().before(), tree, at);
+        } catch (InvalidEventException e) {
+            // By the reason's first clause: a parser's detail (an offset) differs per record.
+            String reason = e.field() + " " + e.reason();
+            suggestion.addRefused(reason.contains(": ") ? reason.substring(0, reason.indexOf(": ")) : reason, at);
+        }
+    }
+
+    /**
+     * Runs the suggested declaration, as {@code rowflow run} would read it over {@code config}'s
+     * settings (its declared inputs replaced),
+     * through {@code mapping check} over every sampled record: the pipeline's own decision.
+     *
+     * @throws IllegalStateException if {@code rowflow run} would refuse the declaration: a bug of
+     *                               the suggester, reported as such
+     */
+    private Verified verify(Map<String, String> config, String declaration, List<MappingCheck.Sampled> sampled)
+            throws IOException {
+        Properties suggested = new Properties();
+        suggested.load(new StringReader(declaration));
+        Map<String, String> props = new HashMap<>(config);
+        props.keySet().removeIf(key -> key.startsWith("input."));
+        suggested.stringPropertyNames().forEach(key -> props.put(key, suggested.getProperty(key)));
+        RowflowConfig run;
+        try {
+            run = new RowflowConfig(props);
+        } catch (ConfigException e) {
+            throw new IllegalStateException("the suggested declaration does not start: " + e.getMessage(), e);
+        }
+        try (PipelinePlan plan = PipelinePlan.build(run, new MappingCommand.DryRunUids())) {
+            MappingCheck check = new MappingCheck(topic, MappingCheck.inputsOf(plan, topic),
+                    RowLimits.of(HBaseConnections.configuration(run)));
+            long written = 0;
+            long setAside = 0;
+            long tombstones = 0;
+            String tombstonesDo = "ignored";
+            for (MappingCheck.Sampled record : sampled) {
+                MappingCheck.Verdict verdict = check.add(record);
+                if (record.value() == null) {
+                    tombstones++;
+                    tombstonesDo = verdict.deadLetter() != null ? "set aside" : verdict.judgement().decisions()
+                            .get(0) instanceof Decision.Delete ? "deleting their row" : "ignored";
+                } else if (verdict.deadLetter() != null) {
+                    setAside++;
+                } else if (!verdict.judgement().unrouted()) {
+                    written++;
+                }
+            }
+            return new Verified(check.report(), written, setAside, tombstones, tombstonesDo);
+        } catch (ConfigException e) {
+            throw new IllegalStateException("the suggested declaration does not start: " + e.getMessage(), e);
+        }
+    }
+
+    private void print(Suggestion result, String declaration, Verified verified, double readSeconds,
+                       double inferSeconds) throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> root = new LinkedHashMap<>();
+            root.put("topic", topic);
+            root.put("records", result.records());
+            root.put("tombstones", verified.tombstones());
+            root.put("readSeconds", readSeconds);
+            root.put("inferSeconds", inferSeconds);
+            root.put("declaration", declaration);
+            root.put("time", result.timePath());
+            root.put("timeFormats", result.timeFormats());
+            root.put("key", result.key());
+            root.put("collisions", result.collisions());
+            root.put("uniqueWithoutTime", result.unique());
+            root.put("indexes", result.indexes());
+            root.put("columns", result.columns());
+            root.put("check", verified.report());
+            root.put("outliers", result.outliers());
+            root.put("fields", result.fields());
+            root.put("reasons", result.reasons());
+            out.println(JSON.writeValueAsString(root));
+            out.flush();
+            return;
+        }
+        out.print(declaration);
+        out.printf("#%n# %d records sampled: %d would be %s, %d set aside%s%n", result.records(),
+                verified.written(), result.beforeImage() == null ? "rows" : "changes", verified.setAside(),
+                verified.tombstones() == 0 ? "" : "; " + verified.tombstones() + " tombstones (null values) "
+                        + verified.tombstonesDo());
+        out.printf(Locale.ROOT, "# read in %.2f s, inferred in %.2f s; judged by the pipeline's decision, as "
+                + "mapping check judges%n", readSeconds, inferSeconds);
+        for (MappingCheck.Reason reason : verified.report().deadLetters()) {
+            out.printf("#   %d %s (first at %s)%n", reason.records(), reason.reason(), reason.firstAt());
+        }
+        verified.report().warnings().forEach(warning -> out.println("# warning: " + warning));
+        if (!result.outliers().isEmpty()) {
+            out.println("# Left out of the inference (never used to choose):");
+            for (Suggestion.Outlier outlier : result.outliers()) {
+                out.printf("#   %d %s (at %s)%n", outlier.records(), outlier.reason(), String.join(", ",
+                        outlier.at()));
+            }
+        }
+        if (explain) {
+            out.println("# Why:");
+            result.reasons().forEach(reason -> out.println("#   " + reason));
+        }
+        out.println("# field | present | kinds | distinct | top values | min..max");
+        for (Suggestion.Field field : result.fields()) {
+            out.printf("#   %s | %d | %s | %s%d | %s%s%n", field.path(), field.present(), field.kinds(),
+                    field.distinctCapped() ? ">=" : "", field.distinct(), field.top(), field.min() == null ? ""
+                            : " | " + field.min().toPlainString() + ".." + field.max().toPlainString());
+        }
+        out.flush();
+    }
+}
