@@ -8,9 +8,7 @@ import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
-import dev.rowflow.keying.mapping.MappingException.Piece;
 
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -69,8 +67,9 @@ public final class EventMapping {
     private final Expression ttl;
     private final List<ElementRows> elementRows;
 
-    private EventMapping(MappingSpec spec, Expression timePath, KeyPlan data, Columns columns,
-                         List<Index> indexes, KeyPlan summary, Expression ttl, List<ElementRows> elementRows) {
+    /** A mapping {@link MappingCompiler} checked. */
+    EventMapping(MappingSpec spec, Expression timePath, KeyPlan data, Columns columns,
+                 List<Index> indexes, KeyPlan summary, Expression ttl, List<ElementRows> elementRows) {
         this.ttl = ttl;
         this.elementRows = elementRows;
         this.spec = spec;
@@ -98,109 +97,11 @@ public final class EventMapping {
 
     /**
      * Checks a mapping and compiles it, its layouts parsed by {@code layouts} (which binds the uid
-     * parts to a UID store).
+     * parts to a UID store); see {@link MappingCompiler}.
      */
     public static EventMapping compile(MappingSpec spec, Function<String, RowKeyLayout> layouts,
                                        Function<FieldPath, Optional<String>> yield) {
-        Expression timePath;
-        try {
-            timePath = KeyPlan.parse("the time path", spec.timePath());
-            KeyPlan.checkYield(yield, timePath, "the time path");
-        } catch (IllegalArgumentException e) {
-            throw new MappingException(Piece.TIME, null, e.getMessage(), e);
-        }
-        Columns columns;
-        try {
-            columns = Columns.compile(spec.columns(), bytes(spec.family()), spec.maxCellBytes(), yield);
-        } catch (IllegalArgumentException e) {
-            throw new MappingException(Piece.COLUMNS, null, e.getMessage(), e);
-        }
-        if (spec.timeBucketMillis() < 0 || spec.timeBucketMillis() > Integer.MAX_VALUE) {
-            throw new MappingException(Piece.TIME_BUCKET, "time bucket of " + spec.timeBucketMillis()
-                    + " ms: offsets in a bucket are 4-byte qualifiers, so at most " + Integer.MAX_VALUE + " ms (24 days)");
-        }
-        KeyPlan data = KeyPlan.of(Piece.DATA_KEY, null, "data key", spec.keyLayout(), layouts, timePath, yield);
-        if (spec.timeBucketMillis() > 0) {
-            if (!spec.indexes().isEmpty()) {
-                throw new MappingException(Piece.TIME_BUCKET, "rows as columns keep no index: the rows are keyed by "
-                        + "the data layout already; leave the indexes out");
-            }
-            if (data.timeParts() == 0) {
-                throw new MappingException(Piece.TIME_BUCKET, "rows as columns need a " + timePath
-                        + " part (the time path) in the data key '" + spec.keyLayout() + "' for the time bucket");
-            }
-        }
-        if (spec.timeBucketMillis() == 0 && columns.isEmpty()) {
-            throw new MappingException(Piece.COLUMNS, "no columns: a data row needs at least one cell");
-        }
-        List<Index> indexes = new ArrayList<>();
-        for (MappingSpec.IndexSpec index : spec.indexes()) {
-            KeyPlan plan = KeyPlan.of(Piece.INDEX_KEY, index.name(), "index " + index.name() + " key", index.keyLayout(),
-                    layouts, timePath, yield);
-            byte[][] storedAs = new byte[plan.paths.length][];
-            ValueType[] storedTypes = new ValueType[plan.paths.length];
-            for (int i = 0; i < plan.paths.length; i++) {
-                if (plan.paths[i] == null) {
-                    continue; // the event time: the data row's cell timestamp
-                }
-                storedAs[i] = columns.qualifierOf(plan.paths[i]);
-                storedTypes[i] = columns.typeOf(plan.paths[i]);
-                if (storedAs[i] == null) {
-                    throw new MappingException(Piece.INDEX_KEY, index.name(), "index " + index.name() + " key '"
-                            + index.keyLayout() + "': part " + plan.paths[i] + " is in no column of the data row, so "
-                            + "index verify and backfill could not rebuild the index row from it; add " + plan.paths[i]
-                            + " to the columns", null);
-                }
-            }
-            indexes.add(new Index(index.name(), index.table(), plan, storedAs, storedTypes, index.skipWhenMissing(),
-                    new java.util.concurrent.atomic.LongAdder()));
-        }
-        KeyPlan summary = null;
-        if (spec.summary() != null) {
-            summary = KeyPlan.of(Piece.SUMMARY_KEY, null, "summary key", spec.summary().keyLayout(), layouts, timePath,
-                    yield);
-            if (summary.timeParts() == 0) {
-                throw new MappingException(Piece.SUMMARY_KEY, "summary key '" + spec.summary().keyLayout()
-                        + "' needs a part over the "
-                        + "time path " + timePath + " for the period");
-            }
-        }
-        Expression ttl = null;
-        if (spec.ttl() != null && !spec.ttl().isBlank()) {
-            try {
-                ttl = KeyPlan.parse("the TTL", spec.ttl());
-                KeyPlan.checkYield(yield, ttl, "the TTL");
-                if (ttl.kind() != Expression.Kind.ANY && ttl.kind() != Expression.Kind.LONG) {
-                    throw new IllegalArgumentException("the TTL '" + ttl + "' is " + ttl.kind().name().toLowerCase(
-                            java.util.Locale.ROOT) + ", where a whole number of ms is expected (convert with long(...))");
-                }
-            } catch (IllegalArgumentException e) {
-                throw new MappingException(Piece.TTL, null, e.getMessage(), e);
-            }
-        }
-        List<ElementRows> elementRows = new ArrayList<>();
-        for (MappingSpec.ElementRowsSpec rows : spec.elementRows()) {
-            if (spec.timeBucketMillis() > 0) {
-                throw new MappingException(Piece.TIME_BUCKET, "rows as columns keep a record in one cell: it makes no "
-                        + "rows per array element (rows " + rows.name() + ")");
-            }
-            elementRows.add(ElementRows.compile(rows, bytes(spec.family()), spec.maxCellBytes(), layouts, timePath,
-                    yield));
-        }
-        for (Expression read : data.paths) {
-            if (read != null && !read.elementSources().isEmpty()) {
-                throw new MappingException(Piece.DATA_KEY, "data key '" + spec.keyLayout() + "': " + read + " reads "
-                        + "what only a row made per array element has ($position, $ordinal)");
-            }
-        }
-        for (ColumnSpec column : spec.columns()) {
-            if (!column.wildcard() && !column.value().elementSources().isEmpty()) {
-                throw new MappingException(Piece.COLUMNS, "column '" + column.spec() + "' reads what only a row made "
-                        + "per array element has ($position, $ordinal)");
-            }
-        }
-        return new EventMapping(spec, timePath, data, columns,
-                List.copyOf(indexes), summary, ttl, List.copyOf(elementRows));
+        return MappingCompiler.compile(spec, layouts, yield);
     }
 
     public MappingSpec spec() {
@@ -497,52 +398,25 @@ public final class EventMapping {
                 if (stored == null) {
                     return Optional.empty();
                 }
-                values[i] = storedValue(index.storedTypes[i], stored, plan.textual[i], plan.paths[i]);
+                values[i] = StoredKeyValues.of(index.storedTypes[i], stored, plan.textual[i], plan.paths[i]);
             }
             return Optional.of(indexRow(table, plan.layout.encodeParts(values), dataRowKey, timestamp));
         }
         throw new IllegalArgumentException("no index table " + table + " in this mapping");
     }
 
-    /** A key part's value from the cell its column keeps it in. */
-    private static Object storedValue(ValueType type, byte[] stored, boolean textual, Expression path) {
-        if (type == ValueType.INT32 || type == ValueType.INT64) {
-            if (stored.length != (type == ValueType.INT32 ? Integer.BYTES : Long.BYTES)) {
-                throw new InvalidEventException(path.text(), stored.length + " bytes", "is stored in a " + type.token()
-                        + " column of another length");
-            }
-            long number = type == ValueType.INT32 ? java.nio.ByteBuffer.wrap(stored).getInt()
-                    : java.nio.ByteBuffer.wrap(stored).getLong();
-            return textual ? Long.toString(number) : number;
-        }
-        String text = new String(stored, StandardCharsets.UTF_8);
-        return textual ? text : parseStoredLong(path, text);
-    }
-
-    private static long parseStoredLong(Expression path, String text) {
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            try {
-                return new BigDecimal(text).longValueExact(); // a JSON 200.0 is keyed as 200, stored as "200.0"
-            } catch (NumberFormatException | ArithmeticException notWhole) {
-                throw new InvalidEventException(path.text(), text, "is stored as text that is not a whole number");
-            }
-        }
-    }
-
     private static Row indexRow(TableRole table, byte[] indexKey, byte[] dataRowKey, long timestamp) {
         return new Row(table, indexKey, timestamp, List.of(new Cell(INDEX_FAMILY, DATA_ROW_KEY, dataRowKey)));
     }
 
-    private static byte[] bytes(String s) {
+    static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
     // ---------------------------------------------------------------- compiled pieces
 
     /** @param skipped records that had no row in this sparse index, since start */
-    private record Index(String name, TableRole table, KeyPlan plan, byte[][] storedAs, ValueType[] storedTypes,
+    record Index(String name, TableRole table, KeyPlan plan, byte[][] storedAs, ValueType[] storedTypes,
                          boolean skipWhenMissing,
                          java.util.concurrent.atomic.LongAdder skipped) {
     }
