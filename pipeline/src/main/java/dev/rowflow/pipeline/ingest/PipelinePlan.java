@@ -53,7 +53,7 @@ public final class PipelinePlan implements AutoCloseable {
             for (InputConfig input : config.inputs()) {
                 RecordFormat format = RecordFormats.open(input);
                 try {
-                    ingests.add(DeclaredInput.of(input, format, uids, config.timestampPolicy()));
+                    ingests.add(InputCompiler.compile(input, format, uids, config.timestampPolicy()));
                 } catch (RuntimeException e) {
                     format.close();
                     throw e;
