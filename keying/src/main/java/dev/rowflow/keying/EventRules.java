@@ -23,7 +23,7 @@ public final class EventRules {
      */
     public static long eventTime(String field, long millis) {
         if (millis < 0) {
-            throw new InvalidEventException(field, millis, "is before 1970");
+            throw new InvalidEventException(Refusal.OUT_OF_RANGE, field, millis, "is before 1970");
         }
         return millis;
     }
@@ -36,7 +36,7 @@ public final class EventRules {
      */
     public static <T> T keyPartPresent(String field, T value) {
         if (value == null) {
-            throw new InvalidEventException(field, null, "is missing: it is part of the row key");
+            throw new InvalidEventException(Refusal.MISSING, field, null, "is missing: it is part of the row key");
         }
         return value;
     }
@@ -47,7 +47,7 @@ public final class EventRules {
      * @throws InvalidEventException {@code invalid <field> null: is null: it is part of the row key}
      */
     public static InvalidEventException keyPartNull(String field) {
-        return new InvalidEventException(field, null, "is null: it is part of the row key");
+        return new InvalidEventException(Refusal.NULL, field, null, "is null: it is part of the row key");
     }
 
     /**
@@ -57,7 +57,7 @@ public final class EventRules {
      */
     public static String nonEmpty(String field, String text) {
         if (text == null || text.isEmpty()) {
-            throw new InvalidEventException(field, text, "must not be empty");
+            throw new InvalidEventException(Refusal.EMPTY, field, text, "must not be empty");
         }
         return text;
     }
@@ -74,7 +74,7 @@ public final class EventRules {
      */
     public static void cellWithin(String field, long size, long limit, String setting) {
         if (limit > 0 && size > limit) {
-            throw new InvalidEventException(field, "(" + size + " bytes)", "is " + size
+            throw new InvalidEventException(Refusal.TOO_LARGE, field, "(" + size + " bytes)", "is " + size
                     + " bytes as a cell, over the cell size limit of " + limit + " bytes (" + setting + ")");
         }
     }
@@ -88,7 +88,7 @@ public final class EventRules {
      * @return {@code invalid value null: the <topic> topic carries no tombstones (null values): <why>}
      */
     public static InvalidEventException tombstone(String topic, String why) {
-        return new InvalidEventException("value", null, "the " + topic + " topic carries no tombstones (null values): "
+        return new InvalidEventException(Refusal.TOMBSTONE, "value", null, "the " + topic + " topic carries no tombstones (null values): "
                 + why);
     }
 }

@@ -8,13 +8,31 @@ package dev.rowflow.keying;
 public class InvalidEventException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    private final Refusal refusal;
     private final String field;
     private final String reason;
 
-    public InvalidEventException(String field, Object value, String reason) {
+    /**
+     * @param refusal what kind of refusal it is (the dead letter's {@code rowflow.refusal} header)
+     * @param field   the event field at fault, named in the message
+     * @param value   the value refused, shown (shortened) in the message; null if absent
+     * @param reason  why, without the value
+     */
+    public InvalidEventException(Refusal refusal, String field, Object value, String reason) {
         super("invalid " + field + " " + quote(value) + ": " + reason);
+        this.refusal = java.util.Objects.requireNonNull(refusal, "refusal");
         this.field = field;
         this.reason = reason;
+    }
+
+    /** A refusal of a value of another kind than expected ({@link Refusal#WRONG_KIND}). */
+    public InvalidEventException(String field, Object value, String reason) {
+        this(Refusal.WRONG_KIND, field, value, reason);
+    }
+
+    /** What kind of refusal it is. */
+    public Refusal refusal() {
+        return refusal;
     }
 
     /** The event field at fault, e.g. {@code hostname}. */

@@ -1,6 +1,7 @@
 package dev.rowflow.keying.format;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.RecordTree;
 import org.apache.avro.Schema;
@@ -96,23 +97,23 @@ public final class DebeziumEnvelope implements RecordFormat {
         }
         Object code = event.get("op");
         if (!(code instanceof String text)) {
-            throw new InvalidEventException("op", describe(code), code == null
+            throw new InvalidEventException(Refusal.NOT_A_CHANGE, "op", describe(code), code == null
                     ? "is missing: the record is not a Debezium change event (a payload with op, before, after, source)"
                     : "is not an operation code");
         }
         Change.Op op = Change.Op.of(text);
         if (op == null) {
-            throw new InvalidEventException("op", text, "is not an operation rowflow applies to rows (c, r, u, d): "
+            throw new InvalidEventException(Refusal.NOT_A_CHANGE, "op", text, "is not an operation rowflow applies to rows (c, r, u, d): "
                     + "truncates (t) and messages (m) change no single row");
         }
         Map<String, Object> before = image(event, schema, "before");
         Map<String, Object> after = image(event, schema, "after");
         if (op == Change.Op.DELETE && before == null) {
-            throw new InvalidEventException("before", null, "is missing: a delete needs the row's key from its before "
+            throw new InvalidEventException(Refusal.NOT_A_CHANGE, "before", null, "is missing: a delete needs the row's key from its before "
                     + "image");
         }
         if (op != Change.Op.DELETE && after == null) {
-            throw new InvalidEventException("after", null, "is missing: " + switch (op) {
+            throw new InvalidEventException(Refusal.NOT_A_CHANGE, "after", null, "is missing: " + switch (op) {
                 case UPDATE -> "an update";
                 case CREATE -> "a create";
                 default -> "a snapshot read";
@@ -170,7 +171,7 @@ public final class DebeziumEnvelope implements RecordFormat {
         Object value = event.get(field);
         if (!(value instanceof Map<?, ?> row)) {
             if (value != null && value != RecordTree.NULL) {
-                throw new InvalidEventException(field, describe(value), "is not a row image (an object)");
+                throw new InvalidEventException(Refusal.NOT_A_CHANGE, field, describe(value), "is not a row image (an object)");
             }
             return null;
         }
@@ -237,7 +238,7 @@ public final class DebeziumEnvelope implements RecordFormat {
                 default -> value;
             };
         } catch (RuntimeException e) {
-            throw new InvalidEventException(path, describe(value), "is not a valid " + name + " value: " + e.getMessage());
+            throw new InvalidEventException(Refusal.WRONG_KIND, path, describe(value), "is not a valid " + name + " value: " + e.getMessage());
         }
     }
 

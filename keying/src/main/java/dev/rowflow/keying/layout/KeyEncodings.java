@@ -2,6 +2,7 @@ package dev.rowflow.keying.layout;
 
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.KeyBytes;
 
 import java.nio.charset.StandardCharsets;
@@ -297,7 +298,7 @@ public final class KeyEncodings {
         public int encode(Object value, boolean last, byte[] dst, int offset) {
             long v = number(value, token());
             if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
-                throw new InvalidEventException("int key part", value, "must fit in 32 bits");
+                throw new InvalidEventException(Refusal.OUT_OF_RANGE, "int key part", value, "must fit in 32 bits");
             }
             int raw = (int) v ^ Integer.MIN_VALUE;
             dst[offset] = (byte) (raw >>> 24);
@@ -519,7 +520,7 @@ public final class KeyEncodings {
             } else if (value instanceof Number n && n.longValue() >= 0 && n.longValue() < 256) {
                 b = n.intValue();
             } else {
-                throw new InvalidEventException("byte part", value, "must be 0..255 or one Latin-1 character");
+                throw new InvalidEventException(Refusal.OUT_OF_RANGE, "byte part", value, "must be 0..255 or one Latin-1 character");
             }
             dst[offset] = (byte) b;
             return offset + 1;
@@ -555,7 +556,7 @@ public final class KeyEncodings {
         if (value instanceof CharSequence cs) {
             return cs.toString();
         }
-        throw new InvalidEventException("text key part", value, "must be a string");
+        throw new InvalidEventException(Refusal.WRONG_KIND, "text key part", value, "must be a string");
     }
 
     static long number(Object value, String token) {
@@ -568,7 +569,7 @@ public final class KeyEncodings {
         if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
             return ((Number) value).longValue();
         }
-        throw new InvalidEventException(token + " key part", value, "must be a whole number or a time");
+        throw new InvalidEventException(Refusal.WRONG_KIND, token + " key part", value, "must be a whole number or a time");
     }
 
     static MessageDigest md5() {

@@ -3,6 +3,7 @@ package dev.rowflow.keying.mapping;
 import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -97,7 +98,7 @@ final class Columns {
                 if (column.noCellOnMismatch) {
                     continue;
                 }
-                throw new InvalidEventException(column.value.text(), RecordTree.isScalar(value)
+                throw new InvalidEventException(Refusal.WRONG_KIND, column.value.text(), RecordTree.isScalar(value)
                         ? RecordTree.scalarText(value) : new String(RecordTree.compactJson(value), StandardCharsets.UTF_8),
                         "is " + RecordTree.kind(value) + ", where column " + column.name + " takes "
                                 + column.type.expected());

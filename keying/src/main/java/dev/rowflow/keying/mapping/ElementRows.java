@@ -1,6 +1,7 @@
 package dev.rowflow.keying.mapping;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.SpecText;
@@ -156,7 +157,7 @@ final class ElementRows {
             byte[] rowKey = key.layout.encodeParts(key.values(scope, element, eventTime, eventTime));
             List<dev.rowflow.keying.Cell> cells = columns.cellsOf(scope, element);
             if (cells.isEmpty()) {
-                throw new InvalidEventException("value", null, "makes a row " + spec.name() + " with none of its "
+                throw new InvalidEventException(Refusal.EMPTY, "value", null, "makes a row " + spec.name() + " with none of its "
                         + "columns (" + spec.columns().stream().map(ColumnSpec::spec).toList() + "): a row needs at "
                         + "least one cell");
             }
@@ -169,7 +170,7 @@ final class ElementRows {
             return;
         }
         if (!(array instanceof List<?> elements)) {
-            throw new InvalidEventException(level.array.text(), RecordTree.isScalar(array)
+            throw new InvalidEventException(Refusal.WRONG_KIND, level.array.text(), RecordTree.isScalar(array)
                     ? RecordTree.scalarText(array) : new String(RecordTree.compactJson(array), StandardCharsets.UTF_8),
                     "is " + RecordTree.kind(array) + ", where rows " + spec.name() + " take an array");
         }

@@ -4,6 +4,7 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.Counter;
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.RowKeyLayout;
@@ -253,7 +254,7 @@ public final class EventMapping {
             if (spec.recordTimeWhenMissing()) {
                 return EventRules.eventTime(timePath.text(), recordTimestamp);
             }
-            throw new InvalidEventException(timePath.text(), value, (value == null ? "is missing" : "is null")
+            throw new InvalidEventException(value == null ? Refusal.MISSING : Refusal.NULL, timePath.text(), value, (value == null ? "is missing" : "is null")
                     + ": it is the event time (the input may use the Kafka record's timestamp instead)");
         }
         return spec.timestamps().apply(timePath.text(), spec.timeFormat().millis(timePath.text(), value),
@@ -281,7 +282,7 @@ public final class EventMapping {
         byte[] dataKey = data.layout.encodeParts(data.values(record, source, eventTime, eventTime));
         List<Cell> cells = columns.cellsOf(record, source);
         if (cells.isEmpty()) {
-            throw new InvalidEventException("value", null, "has none of the mapped columns ("
+            throw new InvalidEventException(Refusal.EMPTY, "value", null, "has none of the mapped columns ("
                     + spec.columns().stream().map(ColumnSpec::spec).toList() + "): a row needs at least one cell");
         }
         long ttlMillis = ttlOf(record, source);
@@ -323,7 +324,7 @@ public final class EventMapping {
         if (data.timeParts() > 0) {
             Object value = timePath.evaluate(record, source);
             if (value == null || value == RecordTree.NULL) {
-                throw new InvalidEventException(timePath.text(), value, (value == null ? "is missing" : "is null")
+                throw new InvalidEventException(value == null ? Refusal.MISSING : Refusal.NULL, timePath.text(), value, (value == null ? "is missing" : "is null")
                         + ": the event time is part of the row key, so a delete needs it from the record (or its key)");
             }
             time = spec.timestamps().apply(timePath.text(), spec.timeFormat().millis(timePath.text(), value),
@@ -343,7 +344,7 @@ public final class EventMapping {
         }
         Object millis = KeyPlan.keyValue(ttl, value, false);
         if ((Long) millis <= 0) {
-            throw new InvalidEventException(ttl.text(), millis, "is not a positive TTL in ms");
+            throw new InvalidEventException(Refusal.OUT_OF_RANGE, ttl.text(), millis, "is not a positive TTL in ms");
         }
         return (Long) millis;
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,29 +41,29 @@ final class JsonRecordReader {
         try (JsonParser parser = JSON.createParser(bytes)) {
             JsonToken first = parser.nextToken();
             if (first != JsonToken.START_OBJECT) {
-                throw new InvalidEventException("value", preview(bytes), first == null ? "is empty, a JSON object is expected"
+                throw new InvalidEventException(Refusal.UNREADABLE, "value", preview(bytes), first == null ? "is empty, a JSON object is expected"
                         : "is " + describe(first) + ", a JSON object is expected");
             }
             Map<String, Object> record;
             try {
                 record = readObject(parser, 1);
             } catch (Misplaced e) {
-                throw new InvalidEventException(e.path(), e.value, e.getMessage());
+                throw new InvalidEventException(Refusal.UNREADABLE, e.path(), e.value, e.getMessage());
             }
             JsonToken after = parser.nextToken();
             if (after != null) {
-                throw new InvalidEventException("value", preview(bytes), "has content after the JSON object at offset "
+                throw new InvalidEventException(Refusal.UNREADABLE, "value", preview(bytes), "has content after the JSON object at offset "
                         + parser.currentTokenLocation().getByteOffset());
             }
             // Jackson decodes overlong forms and code points past U+10FFFF instead of refusing them.
             int illFormed = illFormedUtf8(bytes);
             if (illFormed >= 0) {
-                throw new InvalidEventException("value", preview(bytes), "is not valid UTF-8: ill-formed sequence at offset "
+                throw new InvalidEventException(Refusal.UNREADABLE, "value", preview(bytes), "is not valid UTF-8: ill-formed sequence at offset "
                         + illFormed);
             }
             return record;
         } catch (JsonProcessingException e) {
-            throw new InvalidEventException("value", preview(bytes), "is not valid JSON: " + e.getOriginalMessage()
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", preview(bytes), "is not valid JSON: " + e.getOriginalMessage()
                     + " at offset " + e.getLocation().getByteOffset());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -2,6 +2,7 @@ package dev.rowflow.keying.mapping;
 
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.mapping.MappingException.Piece;
@@ -143,23 +144,23 @@ final class KeyPlan {
             if (value instanceof Number || value instanceof Boolean) {
                 return RecordTree.scalarText(value);
             }
-            throw new InvalidEventException(field, describe(value), "is " + RecordTree.kind(value)
+            throw new InvalidEventException(Refusal.WRONG_KIND, field, describe(value), "is " + RecordTree.kind(value)
                     + ", where text is expected");
         }
         if (value instanceof Long l) {
             return l;
         }
         if (value instanceof BigInteger) {
-            throw new InvalidEventException(field, value, "is beyond 64 bits, where a whole number is expected");
+            throw new InvalidEventException(Refusal.OUT_OF_RANGE, field, value, "is beyond 64 bits, where a whole number is expected");
         }
         if (value instanceof BigDecimal decimal) {
             try {
                 return decimal.longValueExact();
             } catch (ArithmeticException e) {
-                throw new InvalidEventException(field, value, "is not a whole number of 64 bits");
+                throw new InvalidEventException(Refusal.WRONG_KIND, field, value, "is not a whole number of 64 bits");
             }
         }
-        throw new InvalidEventException(field, describe(value), "is " + RecordTree.kind(value)
+        throw new InvalidEventException(Refusal.WRONG_KIND, field, describe(value), "is " + RecordTree.kind(value)
                 + ", where a whole number is expected");
     }
 

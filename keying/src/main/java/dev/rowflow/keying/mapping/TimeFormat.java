@@ -1,6 +1,7 @@
 package dev.rowflow.keying.mapping;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -579,7 +580,7 @@ public sealed interface TimeFormat permits TimeFormat.Epoch, TimeFormat.Iso8601,
     private static InvalidEventException invalid(String path, Object value, String reason) {
         // byte[]'s toString is an identity hash: useless in a dead-letter header.
         Object shown = value instanceof byte[] bytes ? "<" + bytes.length + " bytes>" : value;
-        return new InvalidEventException(path, shown, reason);
+        return new InvalidEventException(Refusal.UNREAD_TIME, path, shown, reason);
     }
 
 

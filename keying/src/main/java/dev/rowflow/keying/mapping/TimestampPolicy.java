@@ -2,6 +2,7 @@ package dev.rowflow.keying.mapping;
 
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 
 /**
  * What to do with an event time that cannot be right: before 1970, or further ahead of the
@@ -37,7 +38,7 @@ public record TimestampPolicy(Mode mode, long maxFutureMillis) {
         if (!future) {
             return EventRules.eventTime(field, eventTime);
         }
-        throw new InvalidEventException(field, eventTime, "is " + (eventTime - recordTimestamp)
+        throw new InvalidEventException(Refusal.OUT_OF_RANGE, field, eventTime, "is " + (eventTime - recordTimestamp)
                 + " ms ahead of the record's timestamp " + recordTimestamp + " (limit events.timestamp.max.future.ms="
                 + maxFutureMillis + "; events.timestamp.policy=clamp writes such events at the record's timestamp)");
     }

@@ -2,6 +2,7 @@ package dev.rowflow.pipeline.cli;
 
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.mapping.EventMapping;
@@ -110,12 +111,12 @@ abstract class KeyValuesCommand implements Callable<Integer> {
             number = EventMapping.keyValue(part.field(), new BigDecimal(value), false);
         } catch (NumberFormatException notANumber) {
             if (!time) {
-                throw new InvalidEventException(part.field(), value, "is text, where a whole number is expected");
+                throw new InvalidEventException(Refusal.WRONG_KIND, part.field(), value, "is text, where a whole number is expected");
             }
             try {
                 number = Instant.parse(value).toEpochMilli();
             } catch (DateTimeParseException notAnInstant) {
-                throw new InvalidEventException(part.field(), value,
+                throw new InvalidEventException(Refusal.WRONG_KIND, part.field(), value,
                         "is neither a whole number (milliseconds) nor an ISO-8601 instant");
             }
         }

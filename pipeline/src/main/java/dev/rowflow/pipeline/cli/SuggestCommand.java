@@ -133,9 +133,8 @@ final class SuggestCommand implements Callable<Integer> {
             suggestion.addChange(change.tree(), SampleFormats.key(record.key()), change.change().op().code(),
                     change.change().before(), tree, at);
         } catch (InvalidEventException e) {
-            // By the reason's first clause: a parser's detail (an offset) differs per record.
-            String reason = e.field() + " " + e.reason();
-            suggestion.addRefused(reason.contains(": ") ? reason.substring(0, reason.indexOf(": ")) : reason, at);
+            // By kind, not by the reason's text: a parser's detail (an offset) differs per record.
+            suggestion.addRefused(e.field() + ": " + e.refusal().description(), at);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.ingest;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.Change;
 import dev.rowflow.keying.format.ReadRecord;
@@ -58,10 +59,10 @@ public final class MappingCheck {
     }
 
     /**
-     * Why records would be set aside: one reason (the field and what is wrong, without the value)
-     * and how many records, with the first of them.
+     * Why records would be set aside: one reason (the field and what is wrong, without the value),
+     * its kind, and how many records, with the first of them.
      */
-    public record Reason(String reason, long records, String firstAt, String firstMessage) {
+    public record Reason(Refusal refusal, String reason, long records, String firstAt, String firstMessage) {
     }
 
     /**
@@ -156,7 +157,7 @@ public final class MappingCheck {
      * What check made of one record: the inputs' judgement, or null where the record cannot be
      * read, and the dead letter's message where it is set aside.
      */
-    public record Verdict(TopicPlan.Judgement judgement, String deadLetter) {
+    public record Verdict(TopicPlan.Judgement judgement, String deadLetter, Refusal refusal) {
     }
 
     /** Judges one record by the pipeline's own decision ({@link TopicPlan#judge}), and counts it. */
@@ -169,9 +170,10 @@ public final class MappingCheck {
                 read = format.read(record.value());
             } catch (RuntimeException e) {
                 String message = RecordSerde.unreadable(topic, format, record.value(), e);
-                deadLetter(null, at, e instanceof InvalidEventException invalid ? reason(invalid)
+                Refusal refusal = e instanceof InvalidEventException invalid ? invalid.refusal() : Refusal.UNREADABLE;
+                deadLetter(null, at, refusal, e instanceof InvalidEventException invalid ? reason(invalid)
                         : "unreadable: not a record in format " + format.name(), message);
-                return new Verdict(null, message);
+                return new Verdict(null, message, e instanceof InvalidEventException ? refusal : null);
             }
         }
         if (read != null && !unseen.isEmpty()) {
@@ -191,8 +193,8 @@ public final class MappingCheck {
         if (judgement.setAside() != null) {
             Decision last = decisions.get(decisions.size() - 1);
             deadLetter(last instanceof Decision.SetAside ? counts.get(inputs.get(decisions.size() - 1).name()) : null,
-                    at, reason(judgement.setAside()), judgement.setAside().getMessage());
-            return new Verdict(judgement, judgement.setAside().getMessage());
+                    at, judgement.setAside().refusal(), reason(judgement.setAside()), judgement.setAside().getMessage());
+            return new Verdict(judgement, judgement.setAside().getMessage(), judgement.setAside().refusal());
         }
         if (read != null && judgement.unrouted()) {
             unrouted++;
@@ -200,7 +202,7 @@ public final class MappingCheck {
         for (int i = 0; i < decisions.size(); i++) {
             count(counts.get(inputs.get(i).name()), decisions.get(i), record);
         }
-        return new Verdict(judgement, null);
+        return new Verdict(judgement, null, null);
     }
 
     private void count(InputCounts c, Decision decision, Sampled record) {
@@ -244,13 +246,13 @@ public final class MappingCheck {
         return source;
     }
 
-    private void deadLetter(InputCounts c, String at, String reason, String message) {
+    private void deadLetter(InputCounts c, String at, Refusal refusal, String reason, String message) {
         if (c != null) {
             c.deadLetters++;
         }
         Reason previous = deadLetters.get(reason);
-        deadLetters.put(reason, previous == null ? new Reason(reason, 1, at, message)
-                : new Reason(reason, previous.records() + 1, previous.firstAt(), previous.firstMessage()));
+        deadLetters.put(reason, previous == null ? new Reason(refusal, reason, 1, at, message)
+                : new Reason(refusal, reason, previous.records() + 1, previous.firstAt(), previous.firstMessage()));
     }
 
     /** A refusal without its value: the same for every record refused alike. */

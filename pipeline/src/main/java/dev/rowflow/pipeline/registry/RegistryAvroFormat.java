@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.registry;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.format.AvroFormat;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.mapping.FieldPath;
@@ -62,12 +63,12 @@ public final class RegistryAvroFormat extends RegistryFormat<RegistryAvroFormat.
         try {
             record = writer.reader.read(null, decoder);
             if (!decoder.isEnd()) {
-                throw new InvalidEventException("value", "(" + bytes.length + " bytes)", "has bytes after the Avro "
+                throw new InvalidEventException(Refusal.UNREADABLE, "value", "(" + bytes.length + " bytes)", "has bytes after the Avro "
                         + "record of schema id " + id + " (" + writer.schema.getFullName() + ")");
             }
         } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | ClassCastException
                  | NegativeArraySizeException e) {
-            throw new InvalidEventException("value", "(" + bytes.length + " bytes)", "does not match its writer schema, "
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", "(" + bytes.length + " bytes)", "does not match its writer schema, "
                     + "id " + id + " (" + writer.schema.getFullName() + "): " + e);
         }
         return new ReadRecord(RecordTree.ofAvro(record), () -> bytes);
@@ -84,12 +85,12 @@ public final class RegistryAvroFormat extends RegistryFormat<RegistryAvroFormat.
         try {
             fetched = registry.schemaById(id);
         } catch (IllegalArgumentException notAvro) {
-            throw new InvalidEventException("value", "schema id " + id, notAvro.getMessage());
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, notAvro.getMessage());
         }
-        Schema schema = fetched.orElseThrow(() -> new InvalidEventException("value", "schema id " + id,
+        Schema schema = fetched.orElseThrow(() -> new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id,
                 "names a schema the registry does not know (404)"));
         if (schema.getType() != Schema.Type.RECORD) {
-            throw new InvalidEventException("value", "schema id " + id, "is a " + schema.getType()
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "is a " + schema.getType()
                     + " schema, a record schema is expected");
         }
         return new Writer(schema, new GenericDatumReader<>(schema, reader == null ? schema : reader, AvroFormat.MODEL));

@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.registry;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.mapping.FieldPath;
 
@@ -57,7 +58,7 @@ public abstract class RegistryFormat<T> implements RecordFormat {
      */
     protected static int schemaId(byte[] bytes) {
         if (bytes.length < HEADER || bytes[0] != MAGIC) {
-            throw new InvalidEventException("value", hex(bytes), "is not in the Schema Registry wire format: it "
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", hex(bytes), "is not in the Schema Registry wire format: it "
                     + (bytes.length < HEADER ? "has " + bytes.length + " bytes, fewer than the 5 of its header"
                     : "starts with 0x" + String.format("%02X", bytes[0] & 0xFF) + " where the magic byte 0 is expected"));
         }
@@ -101,15 +102,15 @@ public abstract class RegistryFormat<T> implements RecordFormat {
      */
     protected final Fetched fetch(int id, String type, String kind) {
         SchemaRegistryClient.RegisteredSchema schema = registry.registeredById(id).orElseThrow(() ->
-                new InvalidEventException("value", "schema id " + id, "names a schema the registry does not know (404)"));
+                new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "names a schema the registry does not know (404)"));
         if (!schema.type().equals(type)) {
-            throw new InvalidEventException("value", "schema id " + id, "is a " + schema.type() + " schema, format "
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "is a " + schema.type() + " schema, format "
                     + name + " reads " + kind);
         }
         try {
             return new Fetched(schema, registry.referencesOf(schema));
         } catch (IllegalArgumentException e) {
-            throw new InvalidEventException("value", "schema id " + id, e.getMessage());
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, e.getMessage());
         }
     }
 

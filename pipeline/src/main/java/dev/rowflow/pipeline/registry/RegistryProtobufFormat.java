@@ -6,6 +6,7 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.DescriptorValidationException;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.format.ReadRecord;
 import com.squareup.wire.schema.internal.parser.ProtoParser;
 import io.apicurio.registry.utils.protobuf.schema.FileDescriptorUtils;
@@ -60,7 +61,7 @@ public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobu
         try {
             indexes = indexes(in);
         } catch (IOException | RuntimeException e) {
-            throw new InvalidEventException("value", "(" + bytes.length + " bytes)", "has no message indexes after "
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", "(" + bytes.length + " bytes)", "has no message indexes after "
                     + "the schema id " + id + " (" + writer.file.getName() + "): " + e.getMessage());
         }
         Descriptor type = writer.message(indexes, id);
@@ -68,7 +69,7 @@ public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobu
         try {
             tree = ProtobufTree.read(type, in);
         } catch (IOException | RuntimeException e) {
-            throw new InvalidEventException("value", "(" + bytes.length + " bytes)", "is not a " + type.getFullName()
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", "(" + bytes.length + " bytes)", "is not a " + type.getFullName()
                     + " message of schema id " + id + ": " + e.getMessage());
         }
         return new ReadRecord(tree, () -> bytes);
@@ -98,11 +99,11 @@ public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobu
             file = fileDescriptor("schema-" + id + ".proto", fetched.schema(), fetched.references());
         } catch (RuntimeException | DescriptorValidationException e) {
             // wire-schema's parser and linker throw their own unchecked exceptions for a schema they cannot take
-            throw new InvalidEventException("value", "schema id " + id, "has a Protobuf schema that cannot be read: "
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "has a Protobuf schema that cannot be read: "
                     + e.getMessage());
         }
         if (file.getMessageTypes().isEmpty()) {
-            throw new InvalidEventException("value", "schema id " + id, "has a Protobuf schema without messages");
+            throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "has a Protobuf schema without messages");
         }
         return new Writer(file);
     }
@@ -159,7 +160,7 @@ public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobu
             Descriptor type = null;
             for (int index : indexes) {
                 if (index < 0 || index >= level.size()) {
-                    throw new InvalidEventException("value", "message indexes " + Arrays.toString(indexes),
+                    throw new InvalidEventException(Refusal.UNREADABLE, "value", "message indexes " + Arrays.toString(indexes),
                             "name no message of schema id " + id + " (" + file.getName() + ")");
                 }
                 type = level.get(index);

@@ -31,6 +31,8 @@ public final class DeadLetterTopics {
     public static final String METRICS_CONFIG = "rowflow.metrics.registry";
     /** Header carrying the version of rowflow that set the record aside. */
     public static final String VERSION_HEADER = "rowflow.version";
+    /** Header carrying the kind of refusal ({@link dev.rowflow.keying.Refusal}) of a record rowflow refused. */
+    public static final String REFUSAL_HEADER = "rowflow.refusal";
 
     private final Map<String, String> byInput;
     private final MeterRegistry registry;
@@ -79,6 +81,8 @@ public final class DeadLetterTopics {
                 context, exception);
         // Which rowflow set it aside: a reason that changes between versions can be told apart.
         record.headers().add(VERSION_HEADER, RowflowBuild.version().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        refused(exception).ifPresent(invalid -> record.headers().add(REFUSAL_HEADER,
+                invalid.refusal().name().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         return List.of(record);
     }
 
@@ -89,11 +93,17 @@ public final class DeadLetterTopics {
 
     /** {@code invalid <field>} for a record rowflow refused, else the exception's class: a small, fixed set. */
     static String reason(Throwable exception) {
+        return refused(exception).map(invalid -> "invalid " + invalid.field())
+                .orElse(exception.getClass().getSimpleName());
+    }
+
+    /** The refusal of a record rowflow refused, in {@code exception} or its causes. */
+    private static java.util.Optional<InvalidEventException> refused(Throwable exception) {
         for (Throwable t = exception; t != null; t = t.getCause()) {
             if (t instanceof InvalidEventException invalid) {
-                return "invalid " + invalid.field();
+                return java.util.Optional.of(invalid);
             }
         }
-        return exception.getClass().getSimpleName();
+        return java.util.Optional.empty();
     }
 }

@@ -78,8 +78,8 @@ public record InputPlan(String topic, String input, Expression where, EventMappi
         }
         for (Refusal refusal : refusals) {
             if (refusal.when().test(tree, source)) {
-                throw new InvalidEventException(refusal.field(), refusal.value().evaluate(tree, source),
-                        refusal.reason());
+                throw new InvalidEventException(dev.rowflow.keying.Refusal.PRESET_RULE, refusal.field(),
+                        refusal.value().evaluate(tree, source), refusal.reason());
             }
         }
         EventMapping.Mapped mapped = mapping.apply(tree, source, read.canonical());

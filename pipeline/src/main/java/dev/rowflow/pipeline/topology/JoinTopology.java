@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.format.Change;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.mapping.FieldPath;
@@ -134,7 +135,7 @@ public final class JoinTopology {
     private static KTable<byte[], Map<String, Object>> changes(KStream<byte[], ReadRecord> stream, String input) {
         return stream.mapValues((key, read) -> {
                     if (key == null) {
-                        throw new InvalidEventException("key", null, "is missing: a change event of input " + input
+                        throw new InvalidEventException(Refusal.MISSING, "key", null, "is missing: a change event of input " + input
                                 + ", which joins another, must be keyed by its row's primary key, as CDC "
                                 + "connectors key them");
                     }

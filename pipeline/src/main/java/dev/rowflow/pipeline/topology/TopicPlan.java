@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.mapping.RecordSource;
@@ -60,7 +61,7 @@ public record TopicPlan(String topic, List<InputPlan> inputs, boolean unroutedTo
             }
         }
         if (read != null && unroutedToDeadLetter && decisions.stream().allMatch(Decision.NotTaken.class::isInstance)) {
-            return new Judgement(decisions, new InvalidEventException("where", String.join(" | ", inputs.stream()
+            return new Judgement(decisions, new InvalidEventException(Refusal.UNROUTED, "where", String.join(" | ", inputs.stream()
                     .map(input -> input.input() + ": " + input.where()).toList()), "no input of topic " + topic
                     + " takes it (unrouted=dead-letter)"));
         }

@@ -45,8 +45,11 @@ final class DecisionDifferential implements AutoCloseable {
     private final PipelinePlan checkPlan;
     private long offset;
 
-    /** What one side made of one record: its effects in order, and its dead letter's message or null. */
-    record Outcome(List<String> effects, String deadLetter) {
+    /**
+     * What one side made of one record: its effects in order, and its dead letter's message and
+     * kind of refusal, or null.
+     */
+    record Outcome(List<String> effects, String deadLetter, String refusal) {
     }
 
     DecisionDifferential(RowflowConfig config, String topic, String deadLetterTopic) {
@@ -66,15 +69,19 @@ final class DecisionDifferential implements AutoCloseable {
         input.pipeInput(new TestRecord<>(key, value, headers, Instant.ofEpochMilli(timestamp)));
         List<String> written = sink.take();
         String deadLetter = null;
+        String refusal = null;
         if (!deadLetters.isEmpty()) {
             TestRecord<byte[], byte[]> dead = deadLetters.readRecord();
             Header message = dead.headers().lastHeader(MESSAGE_HEADER);
             deadLetter = message == null ? "(no message)" : new String(message.value(), StandardCharsets.UTF_8);
+            Header kind = dead.headers().lastHeader(DeadLetterTopics.REFUSAL_HEADER);
+            refusal = kind == null ? null : new String(kind.value(), StandardCharsets.UTF_8);
         }
-        Outcome pipeline = new Outcome(written, deadLetter);
+        Outcome pipeline = new Outcome(written, deadLetter, refusal);
         MappingCheck.Verdict verdict = check.add(new MappingCheck.Sampled(0, offset++, timestamp, key, value,
                 headers));
-        return new Outcome[] {pipeline, new Outcome(effects(verdict), verdict.deadLetter())};
+        return new Outcome[] {pipeline, new Outcome(effects(verdict), verdict.deadLetter(),
+                verdict.refusal() == null ? null : verdict.refusal().name())};
     }
 
     /** The check's report so far. */

@@ -61,8 +61,8 @@ class DecisionDifferentialTest {
             for (MixedTopic.Sample sample : MixedTopic.samples()) {
                 DecisionDifferential.Outcome[] outcomes = both.send(sample.key(), sample.value(), MixedTopic.T);
                 assertThat(outcomes[1]).as("sample %d: %s", i++, sample).isEqualTo(outcomes[0]);
-                assertThat(outcomes[0].deadLetter() != null).as("set aside: %s, pipeline did %s", sample, outcomes[0])
-                        .isEqualTo(sample.setAside());
+                assertThat(outcomes[0].refusal()).as("refusal of %s, pipeline did %s", sample, outcomes[0])
+                        .isEqualTo(sample.refusal() == null ? null : sample.refusal().name());
             }
         }
     }

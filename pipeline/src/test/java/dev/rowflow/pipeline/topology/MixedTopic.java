@@ -1,5 +1,6 @@
 package dev.rowflow.pipeline.topology;
 
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.pipeline.config.RowflowConfig;
 
 import java.nio.charset.StandardCharsets;
@@ -24,8 +25,8 @@ final class MixedTopic {
     private MixedTopic() {
     }
 
-    /** A record, and whether the pipeline must set it aside. */
-    record Sample(String why, byte[] key, byte[] value, boolean setAside) {
+    /** A record, and the kind of refusal the pipeline must set it aside with (null: none). */
+    record Sample(String why, byte[] key, byte[] value, Refusal refusal) {
         @Override
         public String toString() {
             return why + ": " + (value == null ? "(tombstone)" : new String(value, StandardCharsets.UTF_8));
@@ -69,49 +70,49 @@ final class MixedTopic {
         String ts = "\"@timestamp\":\"2026-11-22T08:00:00.123Z\"";
         List<Sample> samples = new ArrayList<>();
         samples.add(json("an event", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":\"web-01\"},\"log\":{\"offset\":7},"
-                + "\"message\":\"GET / 200\"}", false));
+                + "\"message\":\"GET / 200\"}", null));
         samples.add(json("a number as the text host", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":42},"
-                + "\"log\":{\"offset\":7}}", false));
+                + "\"log\":{\"offset\":7}}", null));
         samples.add(json("a boolean as the text host", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":true},"
-                + "\"log\":{\"offset\":7}}", false));
+                + "\"log\":{\"offset\":7}}", null));
         samples.add(json("an empty host", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":\"\"},\"log\":{\"offset\":7}}",
-                true));
+                Refusal.EMPTY));
         samples.add(json("200.0 for the long offset", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":\"w\"},"
-                + "\"log\":{\"offset\":200.0}}", false));
+                + "\"log\":{\"offset\":200.0}}", null));
         samples.add(json("2.5 for the long offset", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":\"w\"},"
-                + "\"log\":{\"offset\":2.5}}", true));
+                + "\"log\":{\"offset\":2.5}}", Refusal.WRONG_KIND));
         samples.add(json("text for the long offset", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":\"w\"},"
-                + "\"log\":{\"offset\":\"200\"}}", true));
+                + "\"log\":{\"offset\":\"200\"}}", Refusal.WRONG_KIND));
         samples.add(json("a NUL in the host", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":\"a\\u0000b\"},"
-                + "\"log\":{\"offset\":1}}", true));
+                + "\"log\":{\"offset\":1}}", Refusal.NOT_ENCODABLE));
         samples.add(json("unicode", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":\"h\u00f6st-\ud83d\ude00\"},"
-                + "\"log\":{\"offset\":1},\"message\":\"\u00e9\u4e2d\"}", false));
+                + "\"log\":{\"offset\":1},\"message\":\"\u00e9\u4e2d\"}", null));
         samples.add(json("a message over the cell limit", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":\"w\"},"
-                + "\"log\":{\"offset\":1},\"message\":\"" + "x".repeat(MAX_CELL) + "\"}", true));
-        samples.add(json("no time", "{\"kind\":\"event\",\"host\":{\"name\":\"w\"},\"log\":{\"offset\":1}}", true));
+                + "\"log\":{\"offset\":1},\"message\":\"" + "x".repeat(MAX_CELL) + "\"}", Refusal.TOO_LARGE));
+        samples.add(json("no time", "{\"kind\":\"event\",\"host\":{\"name\":\"w\"},\"log\":{\"offset\":1}}", Refusal.MISSING));
         samples.add(json("a null host", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":null},\"log\":{\"offset\":1}}",
-                true));
+                Refusal.NULL));
         samples.add(json("an object as the host", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":{\"a\":1}},"
-                + "\"log\":{\"offset\":1}}", true));
+                + "\"log\":{\"offset\":1}}", Refusal.WRONG_KIND));
         samples.add(json("a delete", "{" + ts + ",\"kind\":\"event\",\"deleted\":true,\"host\":{\"name\":\"w\"},"
-                + "\"log\":{\"offset\":1}}", false));
-        samples.add(json("a delete without its key", "{" + ts + ",\"kind\":\"event\",\"deleted\":true}", true));
+                + "\"log\":{\"offset\":1}}", null));
+        samples.add(json("a delete without its key", "{" + ts + ",\"kind\":\"event\",\"deleted\":true}", Refusal.MISSING));
         samples.add(json("no kind: no input takes it", "{" + ts + ",\"host\":{\"name\":\"w\"},\"log\":{\"offset\":1}}",
-                true));
-        samples.add(json("an audit", "{" + ts + ",\"kind\":\"audit\",\"user\":\"ann\",\"message\":\"login\"}", false));
+                Refusal.UNROUTED));
+        samples.add(json("an audit", "{" + ts + ",\"kind\":\"audit\",\"user\":\"ann\",\"message\":\"login\"}", null));
         samples.add(json("both, good for both", "{" + ts + ",\"kind\":\"both\",\"user\":\"ann\",\"host\":{\"name\":\"w\"},"
-                + "\"log\":{\"offset\":3}}", false));
+                + "\"log\":{\"offset\":3}}", null));
         samples.add(json("both, the audit without its user", "{" + ts + ",\"kind\":\"both\",\"host\":{\"name\":\"w\"},"
-                + "\"log\":{\"offset\":3}}", true));
+                + "\"log\":{\"offset\":3}}", Refusal.MISSING));
         samples.add(json("deep nesting", "{" + ts + ",\"kind\":\"event\",\"host\":{\"name\":\"w\"},\"log\":{\"offset\":4},"
-                + "\"d\":" + "{\"x\":".repeat(300) + "1" + "}".repeat(300) + "}", true));
-        samples.add(json("not JSON", "{\"@timestamp\":", true));
-        samples.add(json("a JSON array", "[1,2]", true));
-        samples.add(new Sample("a tombstone", "k".getBytes(StandardCharsets.UTF_8), null, false));
+                + "\"d\":" + "{\"x\":".repeat(300) + "1" + "}".repeat(300) + "}", Refusal.UNREADABLE));
+        samples.add(json("not JSON", "{\"@timestamp\":", Refusal.UNREADABLE));
+        samples.add(json("a JSON array", "[1,2]", Refusal.UNREADABLE));
+        samples.add(new Sample("a tombstone", "k".getBytes(StandardCharsets.UTF_8), null, null));
         return samples;
     }
 
-    private static Sample json(String why, String json, boolean setAside) {
-        return new Sample(why, null, json.getBytes(StandardCharsets.UTF_8), setAside);
+    private static Sample json(String why, String json, Refusal refusal) {
+        return new Sample(why, null, json.getBytes(StandardCharsets.UTF_8), refusal);
     }
 }

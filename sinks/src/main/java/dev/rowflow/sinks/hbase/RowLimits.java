@@ -3,6 +3,7 @@ package dev.rowflow.sinks.hbase;
 import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.Row;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
@@ -30,7 +31,7 @@ public record RowLimits(int maxKeyValueSize) {
     /** @throws InvalidEventException naming the row key or the cell over its limit */
     public void check(Row row) {
         if (row.key().length == 0 || row.key().length > HConstants.MAX_ROW_LENGTH) {
-            throw new InvalidEventException("row key", row.key().length + " bytes of " + row.table(),
+            throw new InvalidEventException(Refusal.TOO_LARGE, "row key", row.key().length + " bytes of " + row.table(),
                     "HBase row keys are 1 to " + HConstants.MAX_ROW_LENGTH + " bytes");
         }
         for (Cell cell : row.cells()) {
