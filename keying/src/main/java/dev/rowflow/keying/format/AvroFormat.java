@@ -1,6 +1,7 @@
 package dev.rowflow.keying.format;
 
 import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.keying.mapping.SchemaKind;
 import dev.rowflow.keying.mapping.RecordTree;
 import org.apache.avro.Conversions;
 import org.apache.avro.Schema;
@@ -139,6 +140,45 @@ public final class AvroFormat implements RecordFormat {
     @Override
     public Optional<String> cannotYield(FieldPath path) {
         return cannotYield(reader, path);
+    }
+
+    @Override
+    public Optional<SchemaKind> kindAt(FieldPath path) {
+        return kindAt(reader, path);
+    }
+
+    /**
+     * What every value at {@code path} of a record of schema {@code reader} is, or empty where the
+     * path is not in it, its optional field's union has several non-null branches, or it has a
+     * logical type or another primitive type.
+     */
+    public static Optional<SchemaKind> kindAt(Schema reader, FieldPath path) {
+        if (cannotYield(reader, path).isPresent()) {
+            return Optional.empty();
+        }
+        Schema schema = reader;
+        for (Object step : path.steps()) {
+            schema = nonNull(schema);
+            if (!(step instanceof String)) {
+                schema = schema.getElementType();
+            } else if (schema.getType() == Schema.Type.MAP) {
+                schema = schema.getValueType();
+            } else {
+                schema = schema.getField((String) step).schema();
+            }
+        }
+        schema = nonNull(schema);
+        if (schema.getLogicalType() != null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(switch (schema.getType()) {
+            case STRING, ENUM -> SchemaKind.TEXT;
+            case INT, LONG -> SchemaKind.WHOLE_NUMBER;
+            case BOOLEAN -> SchemaKind.BOOLEAN;
+            case RECORD, MAP -> SchemaKind.OBJECT;
+            case ARRAY -> SchemaKind.ARRAY;
+            default -> null;
+        });
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.rowflow.keying.format;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.keying.mapping.SchemaKind;
 import dev.rowflow.keying.mapping.RecordTree;
 import org.apache.avro.Schema;
 
@@ -127,6 +128,11 @@ public final class DebeziumEnvelope implements RecordFormat {
     @Override
     public Optional<String> cannotYield(FieldPath path) {
         return inner.cannotYield(path);
+    }
+
+    @Override
+    public Optional<SchemaKind> kindAt(FieldPath path) {
+        return inner.kindAt(path);
     }
 
     @Override

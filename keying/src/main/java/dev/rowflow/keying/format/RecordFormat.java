@@ -1,6 +1,7 @@
 package dev.rowflow.keying.format;
 
 import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.keying.mapping.SchemaKind;
 
 import java.util.Optional;
 
@@ -31,6 +32,16 @@ public interface RecordFormat {
      * instead of setting every record aside.
      */
     Optional<String> cannotYield(FieldPath path);
+
+    /**
+     * What every record's value at {@code path} is, by the format's schema; empty where the
+     * format has none (JSON), the schema allows several kinds, or a kind a declaration is not
+     * checked against (a logical type, bytes): checked at start, so a declaration that can never
+     * hold (a long key part over a string field) stops start-up.
+     */
+    default Optional<SchemaKind> kindAt(FieldPath path) {
+        return Optional.empty();
+    }
 
     /** Lets go of what the format holds, e.g. ends a wait for a schema registry. Nothing by default. */
     default void close() {

@@ -11,6 +11,7 @@ import dev.rowflow.keying.mapping.Expression;
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;
+import dev.rowflow.keying.mapping.SchemaCheck;
 import dev.rowflow.keying.mapping.TimestampPolicy;
 import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.topology.Deletes;
@@ -53,6 +54,10 @@ final class InputCompiler {
             String key = input.keyOf(e.piece(), e.index());
             throw new ConfigException(input.key(key), input.getString(key), e.getMessage());
         }
+        SchemaCheck.check(mapping, format::kindAt).ifPresent(refused -> {
+            throw new ConfigException(refused.table() == null ? input.key(InputConfig.TIME)
+                    : input.layoutKey(refused.table()), refused.spec(), refused.why());
+        });
         Expression where = condition(input, InputConfig.WHERE, input.where(), format);
         Deletes deletes = Deletes.of(Deletes.Tombstones.of(input.tombstones()),
                 condition(input, InputConfig.DELETE_WHEN, input.deleteWhen(), format), input.changeEvents(),

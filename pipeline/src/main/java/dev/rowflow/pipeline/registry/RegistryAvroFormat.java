@@ -101,6 +101,12 @@ public final class RegistryAvroFormat extends RegistryFormat<RegistryAvroFormat.
         return reader == null ? Optional.empty() : AvroFormat.cannotYield(reader, path);
     }
 
+    /** By the reader schema, which every record is read through; none without one. */
+    @Override
+    public Optional<dev.rowflow.keying.mapping.SchemaKind> kindAt(FieldPath path) {
+        return reader == null ? Optional.empty() : AvroFormat.kindAt(reader, path);
+    }
+
     record Writer(Schema schema, GenericDatumReader<GenericRecord> reader) {
     }
 }

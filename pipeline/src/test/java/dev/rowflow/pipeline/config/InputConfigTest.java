@@ -175,6 +175,29 @@ class InputConfigTest {
     }
 
     @Test
+    void shouldRefuseAtStartAKeyTheSchemasFieldTypesCanNeverMake() throws Exception {
+        Path schema = Files.createTempFile("event", ".avsc");
+        Files.writeString(schema, "{\"type\":\"record\",\"name\":\"Event\",\"fields\":[{\"name\":\"host\",\"type\":\"string\"},"
+                + "{\"name\":\"ts\",\"type\":\"long\"},{\"name\":\"seq\",\"type\":[\"null\",\"long\"]},"
+                + "{\"name\":\"geo\",\"type\":{\"type\":\"record\",\"name\":\"Geo\",\"fields\":[{\"name\":\"lat\","
+                + "\"type\":\"double\"}]}}]}");
+        Map<String, String> props = app("input.app.format", "avro", "input.app.avro.schemas", schema.toString(),
+                "input.app.time", "ts", "input.app.time.format", "epoch-ms", "input.app.key", "ts:ts, host:long",
+                "input.app.columns", "host=h, seq=s", "input.app.indexes", null, "input.app.index.host.key", null);
+
+        // A string field as a long part: every record would be set aside, so start-up is refused naming the key.
+        refused(props, "Invalid value ts:ts, host:long for configuration input.app.key: part 'host:long': the schema "
+                + "types host as text, which a long key part never takes: every record would be set aside (key it as "
+                + "text, or convert it with long(...))");
+        props.put("input.app.key", "ts:ts, geo:text");
+        refused(props, "Invalid value ts:ts, geo:text for configuration input.app.key: part 'geo:text': the schema "
+                + "types geo as an object, which a text key part never takes: every record would be set aside");
+        // An optional long, a string as text, a double (the schema leaves its key value to the records): taken.
+        props.put("input.app.key", "ts:ts, seq:long, host:text, geo.lat:text");
+        assertThat(plan(props).declaredInput("app")).isPresent();
+    }
+
+    @Test
     void shouldReadChangeEventsFromJsonIgnoringTheirTombstonesUnlessToldOtherwise() {
         Map<String, String> cdc = app("input.app.envelope", "debezium");
         try (PipelinePlan plan = plan(cdc)) {
