@@ -22,8 +22,9 @@ import java.util.Set;
  *   <li><b>Time</b>: the field read as a time between 2000 and 2100 in the most records, at least
  *       {@value #TIME_SHARE_PERCENT} % of them ({@link TimeInference}); a field named like a time
  *       ({@code @timestamp}, {@code time}, {@code ts}) wins a near tie. Its formats are listed by
- *       the share of values they read, most first. Records without a time it reads are left
- *       out.</li>
+ *       the share of values they read, most first; a format fewer than one in
+ *       {@value #RARE_FORMAT_DIVISOR} values (or two) are in is a stray record's, not the topic's.
+ *       Records without a time those formats read are left out.</li>
  *   <li><b>The majority shape</b>: of the records with a time, a field in all but at most
  *       {@value #OUTLIER_PERCENT} % of them, of one kind in all but as many, belongs to the
  *       topic's shape; a record without it, or with a value of another kind, is an outlier (a
@@ -60,6 +61,8 @@ public final class MappingSuggestion {
     static final int TOLERANCE_DIVISOR = 500;
     /** A field missing (or of another kind) in at most this share of records still makes the shape. */
     static final int OUTLIER_PERCENT = 5;
+    /** A time format fewer than one in this many records (or two) are in is no format of the topic's. */
+    static final int RARE_FORMAT_DIVISOR = 100;
     /** Samples smaller than this have no outliers: one record is too large a share to tell. */
     static final int SMALL_SAMPLE = 20;
     /** Sampled places reported per reason. */
@@ -182,8 +185,14 @@ public final class MappingSuggestion {
         Map<String, Double> formats = new LinkedHashMap<>();
         List<Sampled> timed = new ArrayList<>();
         if (timePath != null) {
-            long read = timeRead;
-            timeCounts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+            // A format only a stray record or two is in is theirs, not the topic's: they are outliers.
+            long rare = n < SMALL_SAMPLE ? 0 : Math.max(2, n / RARE_FORMAT_DIVISOR);
+            Map<String, Long> kept = new LinkedHashMap<>(timeCounts);
+            kept.values().removeIf(count -> count < rare);
+            Map<String, Long> counts = kept.isEmpty() ? timeCounts : kept;
+            long read = counts.values().stream().mapToLong(Long::longValue).sum();
+            timeRead = read;
+            counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                     .forEach(e -> formats.put(e.getKey(), e.getValue() / (double) read));
             reasons.add("time " + timePath + ": read as a time in " + timeRead + " of " + n + " records ("
                     + String.join(", ", formats.keySet()) + ")" + (TimeInference.timeName(timePath)
@@ -277,7 +286,7 @@ public final class MappingSuggestion {
             Object value = time.resolve(record.tree());
             if (value == null || value == RecordTree.NULL) {
                 missing.add(record.at());
-            } else if (times.formatOf(timePath, value) == null) {
+            } else if (!formats.contains(times.formatOf(timePath, value))) {
                 firstUnread = unread.isEmpty() ? value : firstUnread;
                 unread.add(record.at());
             } else {
@@ -292,41 +301,57 @@ public final class MappingSuggestion {
 
     /**
      * The records of the majority shape: those that have every field nearly all records have
-     * (all but {@link #outliers}), of the kind nearly all have in it. The others are outliers,
-     * each under the first reason it meets.
+     * (all but {@link #outliers}), and, in each field at least {@value #SMALL_SAMPLE} records have,
+     * a value of the kind nearly all of them have there (an object counted as one). The others are
+     * outliers, each under the first reason it meets.
      */
     private static List<Sampled> majority(List<Sampled> records, List<Suggestion.Outlier> outliers,
                                           List<String> reasons) {
         long n = records.size();
-        long few = outliers(n);
-        if (few == 0) {
+        if (outliers(n) == 0) {
             return records;
         }
         Map<String, SampleStats> stats = SampleStats.of(trees(records));
-        Map<FieldPath, String> shape = new LinkedHashMap<>(); // field -> the kind nearly every record has in it
-        Map<FieldPath, String> names = new LinkedHashMap<>();
+        List<FieldPath> fields = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<Boolean> core = new ArrayList<>();
+        List<String> kinds = new ArrayList<>(); // the kind nearly every value of the field has, or null
+        List<Long> counts = new ArrayList<>(); // records with the field, or with the kind
         stats.forEach((path, s) -> {
-            if (s.present >= n - few) {
-                FieldPath field = FieldPath.parse(path);
-                names.put(field, path);
-                shape.put(field, s.kinds.getOrDefault(s.dominantKind(), 0L) >= n - few ? s.dominantKind() : null);
+            FieldPath field = FieldPath.parse(path);
+            Map<String, Long> byKind = new LinkedHashMap<>();
+            records.forEach(record -> {
+                Object value = field.resolve(record.tree());
+                if (value != null && value != RecordTree.NULL) {
+                    byKind.merge(RecordTree.kind(value), 1L, Long::sum);
+                }
+            });
+            long present = byKind.values().stream().mapToLong(Long::longValue).sum();
+            Map.Entry<String, Long> dominant = byKind.entrySet().stream().max(Map.Entry.comparingByValue()).orElse(null);
+            boolean isCore = present >= n - outliers(n);
+            String kind = dominant != null && present >= SMALL_SAMPLE && present - dominant.getValue() > 0
+                    && present - dominant.getValue() <= outliers(present) ? dominant.getKey() : null;
+            if (isCore || kind != null) {
+                fields.add(field);
+                names.add(path);
+                core.add(isCore);
+                kinds.add(kind);
+                counts.add(kind != null ? dominant.getValue() : present);
             }
         });
         List<Sampled> good = new ArrayList<>();
         Map<String, List<String>> left = new LinkedHashMap<>();
         for (Sampled record : records) {
             String reason = null;
-            for (Map.Entry<FieldPath, String> field : shape.entrySet()) {
-                Object value = field.getKey().resolve(record.tree());
-                String path = names.get(field.getKey());
-                if (!SampleStats.leaf(value) && !(value instanceof Map<?, ?> m && !m.isEmpty())) {
-                    reason = "no " + path + ", which " + stats.get(path).present + " of " + n + " records have";
-                } else if (field.getValue() != null && !RecordTree.kind(value).equals(field.getValue())) {
-                    reason = path + " is " + RecordTree.kind(value) + ", where " + stats.get(path).kinds.get(
-                            field.getValue()) + " of " + n + " records have " + field.getValue();
-                }
-                if (reason != null) {
-                    break;
+            for (int i = 0; i < fields.size() && reason == null; i++) {
+                Object value = fields.get(i).resolve(record.tree());
+                boolean present = value != null && value != RecordTree.NULL;
+                if (!present && core.get(i)) {
+                    reason = "no " + names.get(i) + ", which " + (kinds.get(i) == null ? counts.get(i) + " of " + n
+                            : "nearly all of " + n) + " records have";
+                } else if (present && kinds.get(i) != null && !RecordTree.kind(value).equals(kinds.get(i))) {
+                    reason = names.get(i) + " is " + RecordTree.kind(value) + ", where " + counts.get(i) + " of "
+                            + n + " records have " + kinds.get(i);
                 }
             }
             if (reason == null) {
@@ -338,7 +363,8 @@ public final class MappingSuggestion {
         left.forEach((reason, at) -> outliers.addAll(outliersOf(reason, at)));
         if (good.size() < n) {
             reasons.add("shape: " + (n - good.size()) + " of " + n + " records differ from the rest in a field "
-                    + "nearly all have (at most " + OUTLIER_PERCENT + " %): left out of the choice");
+                    + "nearly all have, or in the kind of a value (at most " + OUTLIER_PERCENT + " % of them): left out "
+                    + "of the choice");
         }
         return good;
     }

@@ -117,6 +117,11 @@ public record Suggestion(String input, String topic, long records, List<Field> f
                             .append(" sampled records have a row in it\n");
                 }
                 s.append(p).append("index.").append(index.name()).append(".key=").append(index.key()).append('\n');
+                if (!index.sparse() && beforeImage == null) {
+                    s.append("# Every sampled record of the topic's shape has its lead: one without it is malformed, "
+                            + "set aside\n");
+                    s.append(p).append("index.").append(index.name()).append(".when.missing=dead-letter\n");
+                }
             }
         }
         return s.toString();

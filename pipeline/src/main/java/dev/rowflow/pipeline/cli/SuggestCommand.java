@@ -9,12 +9,8 @@ import dev.rowflow.keying.mapping.Suggestion;
 import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
 import dev.rowflow.pipeline.ingest.MappingCheck;
-import dev.rowflow.pipeline.ingest.PipelinePlan;
-import dev.rowflow.pipeline.runtime.HBaseConnections;
-import dev.rowflow.pipeline.topology.Decision;
-import dev.rowflow.sinks.hbase.RowLimits;
+import dev.rowflow.pipeline.ingest.SuggestionCheck;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,16 +19,13 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.StringReader;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 
 /**
@@ -83,11 +76,6 @@ final class SuggestCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the suggestion and the report as one JSON object.")
     boolean json;
 
-    /** What the suggested declaration makes of the sample, by the pipeline's decision. */
-    private record Verified(MappingCheck.Report report, long written, long setAside, long tombstones,
-                            String tombstonesDo) {
-    }
-
     @Override
     public Integer call() throws Exception {
         Map<String, String> loaded = ConfigSources.load(configFile, System.getenv());
@@ -110,7 +98,8 @@ final class SuggestCommand implements Callable<Integer> {
         Suggestion result = suggestion.suggest(name.isEmpty() ? "input" : name, topic, partitions);
         String declaration = result.properties(List.of(declaredFormat.split("\n")));
         double inferSeconds = (System.nanoTime() - read) / 1e9;
-        Verified verified = verify(loaded, declaration, sampled);
+        SuggestionCheck.Verified verified = SuggestionCheck.verify(loaded, declaration, topic, sampled,
+                new MappingCommand.DryRunUids());
         print(result, declaration, verified, (read - started) / 1e9, inferSeconds);
         return 0;
     }
@@ -138,53 +127,7 @@ final class SuggestCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Runs the suggested declaration, as {@code rowflow run} would read it over {@code config}'s
-     * settings (its declared inputs replaced),
-     * through {@code mapping check} over every sampled record: the pipeline's own decision.
-     *
-     * @throws IllegalStateException if {@code rowflow run} would refuse the declaration: a bug of
-     *                               the suggester, reported as such
-     */
-    private Verified verify(Map<String, String> config, String declaration, List<MappingCheck.Sampled> sampled)
-            throws IOException {
-        Properties suggested = new Properties();
-        suggested.load(new StringReader(declaration));
-        Map<String, String> props = new HashMap<>(config);
-        props.keySet().removeIf(key -> key.startsWith("input."));
-        suggested.stringPropertyNames().forEach(key -> props.put(key, suggested.getProperty(key)));
-        RowflowConfig run;
-        try {
-            run = new RowflowConfig(props);
-        } catch (ConfigException e) {
-            throw new IllegalStateException("the suggested declaration does not start: " + e.getMessage(), e);
-        }
-        try (PipelinePlan plan = PipelinePlan.build(run, new MappingCommand.DryRunUids())) {
-            MappingCheck check = new MappingCheck(topic, MappingCheck.inputsOf(plan, topic),
-                    RowLimits.of(HBaseConnections.configuration(run)));
-            long written = 0;
-            long setAside = 0;
-            long tombstones = 0;
-            String tombstonesDo = "ignored";
-            for (MappingCheck.Sampled record : sampled) {
-                MappingCheck.Verdict verdict = check.add(record);
-                if (record.value() == null) {
-                    tombstones++;
-                    tombstonesDo = verdict.deadLetter() != null ? "set aside" : verdict.judgement().decisions()
-                            .get(0) instanceof Decision.Delete ? "deleting their row" : "ignored";
-                } else if (verdict.deadLetter() != null) {
-                    setAside++;
-                } else if (!verdict.judgement().unrouted()) {
-                    written++;
-                }
-            }
-            return new Verified(check.report(), written, setAside, tombstones, tombstonesDo);
-        } catch (ConfigException e) {
-            throw new IllegalStateException("the suggested declaration does not start: " + e.getMessage(), e);
-        }
-    }
-
-    private void print(Suggestion result, String declaration, Verified verified, double readSeconds,
+    private void print(Suggestion result, String declaration, SuggestionCheck.Verified verified, double readSeconds,
                        double inferSeconds) throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {

@@ -13,7 +13,7 @@ import java.util.function.IntFunction;
  */
 public final class ShipperShapes {
     public static final int EVENTS = 600;
-    static final long BASE = Instant.parse("2026-11-22T07:30:00Z").toEpochMilli();
+    public static final long BASE = Instant.parse("2026-11-22T07:30:00Z").toEpochMilli();
 
     private ShipperShapes() {
     }
