@@ -3,6 +3,7 @@ package dev.rowflow.keying.mapping;
 import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.expression.Expression;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -6,6 +6,7 @@ import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.mapping.MappingException.Piece;

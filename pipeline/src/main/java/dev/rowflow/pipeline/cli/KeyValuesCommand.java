@@ -2,10 +2,10 @@ package dev.rowflow.pipeline.cli;
 
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.mapping.EventMapping;
-import dev.rowflow.keying.mapping.Expression;
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.RecordSource;
 import dev.rowflow.keying.mapping.RecordTree;

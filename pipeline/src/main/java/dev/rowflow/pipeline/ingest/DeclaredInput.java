@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.ingest;
 
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.format.DebeziumEnvelope;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
@@ -9,7 +10,6 @@ import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.mapping.ColumnSpec;
 import dev.rowflow.keying.mapping.EventMapping;
-import dev.rowflow.keying.mapping.Expression;
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;

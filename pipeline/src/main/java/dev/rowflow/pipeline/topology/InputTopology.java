@@ -1,10 +1,10 @@
 package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.mapping.EventMapping;
-import dev.rowflow.keying.mapping.Expression;
 import dev.rowflow.keying.mapping.RecordSource;
 import dev.rowflow.pipeline.serde.RecordSerde;
 import org.apache.kafka.common.serialization.Serdes;

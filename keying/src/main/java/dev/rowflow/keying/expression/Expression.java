@@ -1,7 +1,9 @@
-package dev.rowflow.keying.mapping;
+package dev.rowflow.keying.expression;
 
 import dev.rowflow.keying.InvalidEventException;
-import dev.rowflow.keying.mapping.RecordSource.Source;
+import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.keying.mapping.RecordSource;
+import dev.rowflow.keying.mapping.RecordTree;
 import org.apache.commons.codec.digest.DigestUtils;
 
 import java.math.BigDecimal;

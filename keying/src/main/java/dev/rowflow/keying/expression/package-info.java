@@ -1,0 +1,14 @@
+/**
+ * The mapping language: what may stand where a declared input names a value (a key part, a
+ * column, the time) and what a condition ({@code where}) may say, as
+ * {@link dev.rowflow.keying.expression.Expression}s parsed and type-checked once, at start, and
+ * evaluated per record against its {@link dev.rowflow.keying.mapping.RecordTree} value and
+ * {@link dev.rowflow.keying.mapping.RecordSource}.
+ *
+ * <p>Contracts: parsing refuses a mistake with an {@link IllegalArgumentException} naming the
+ * expression and what is wrong at which offset; evaluating refuses a value of the wrong kind with
+ * an {@code InvalidEventException} whose message is the dead-letter reason. Nothing is converted
+ * silently. Field paths themselves ({@link dev.rowflow.keying.mapping.FieldPath}) and the record
+ * tree stay in {@code dev.rowflow.keying.mapping}, which compiles mappings from expressions.
+ */
+package dev.rowflow.keying.expression;
