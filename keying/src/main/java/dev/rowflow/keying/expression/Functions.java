@@ -20,30 +20,47 @@ import java.util.regex.Pattern;
 import static dev.rowflow.keying.expression.Values.absent;
 import static dev.rowflow.keying.expression.Values.describe;
 
-/** The functions: name, arguments (kinds; the last repeats if {@code variadic}), result. */
+/**
+ * The functions of the language, the one list of them: each one's name, the kinds of its arguments
+ * (the last repeats if {@code variadic}; {@link #minArgs} says which are optional), the kind of its
+ * result, what it does, and a description and example from which {@link FunctionReference} renders
+ * the reference in docs/mapping.md. The parser checks calls against the kinds at start.
+ */
 enum Functions {
-    LOWER("lower", Kind.TEXT, false, Kind.TEXT) {
+    LOWER("lower",
+            "the text lower-cased (locale-independent)",
+            "lower('Web-01')", "'web-01'",
+            Kind.TEXT, false, Kind.TEXT) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             String v = c.textArg(0, r, s);
             return v == null ? null : v.toLowerCase(Locale.ROOT);
         }
     },
-    UPPER("upper", Kind.TEXT, false, Kind.TEXT) {
+    UPPER("upper",
+            "the text upper-cased (locale-independent)",
+            "upper('Web-01')", "'WEB-01'",
+            Kind.TEXT, false, Kind.TEXT) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             String v = c.textArg(0, r, s);
             return v == null ? null : v.toUpperCase(Locale.ROOT);
         }
     },
-    TRIM("trim", Kind.TEXT, false, Kind.TEXT) {
+    TRIM("trim",
+            "the text without leading and trailing white space",
+            "trim('  a b ')", "'a b'",
+            Kind.TEXT, false, Kind.TEXT) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             String v = c.textArg(0, r, s);
             return v == null ? null : v.strip();
         }
     },
-    CONCAT("concat", Kind.TEXT, true, Kind.TEXT) {
+    CONCAT("concat",
+            "the texts joined; missing if one is missing",
+            "concat('a', '-', 'b')", "'a-b'",
+            Kind.TEXT, true, Kind.TEXT) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             StringBuilder out = new StringBuilder();
@@ -57,7 +74,11 @@ enum Functions {
             return out.toString();
         }
     },
-    SUBSTRING("substring", Kind.TEXT, false, Kind.TEXT, Kind.LONG, Kind.LONG) {
+    SUBSTRING("substring",
+            "the characters from the 0-based position the second argument gives, to the end or as many as the "
+                    + "third says; clamped to the text",
+            "substring('nginx.access', 6, 3)", "'acc'",
+            Kind.TEXT, false, Kind.TEXT, Kind.LONG, Kind.LONG) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             String v = c.textArg(0, r, s);
@@ -69,7 +90,11 @@ enum Functions {
             return v.substring((int) from, (int) to);
         }
     },
-    REPLACE("replace", Kind.TEXT, false, Kind.TEXT, Kind.TEXT, Kind.TEXT) {
+    REPLACE("replace",
+            "the text with every occurrence of the second replaced by the third (plain text, not a regular "
+                    + "expression)",
+            "replace('a.b.c', '.', '_')", "'a_b_c'",
+            Kind.TEXT, false, Kind.TEXT, Kind.TEXT, Kind.TEXT) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             String v = c.textArg(0, r, s);
@@ -78,7 +103,11 @@ enum Functions {
             return v == null || target == null || replacement == null ? null : v.replace(target, replacement);
         }
     },
-    REGEXP_EXTRACT("regexp_extract", Kind.TEXT, false, Kind.TEXT, Kind.TEXT, Kind.LONG) {
+    REGEXP_EXTRACT("regexp_extract",
+            "the first match of the regular expression (a literal, Java syntax): the group the third argument "
+                    + "names, else group 1 if it has one, else the whole match; missing if none matches",
+            "regexp_extract('id=17', 'id=([0-9]+)')", "'17'",
+            Kind.TEXT, false, Kind.TEXT, Kind.TEXT, Kind.LONG) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             String v = c.textArg(0, r, s);
@@ -90,7 +119,11 @@ enum Functions {
             return m.find() ? m.group(extract.group()) : null;
         }
     },
-    SPLIT("split", Kind.LIST, false, Kind.TEXT, Kind.TEXT) {
+    SPLIT("split",
+            "the text split at each occurrence of the separator (a literal, plain text); `[i]` after it takes "
+                    + "element i (0-based), missing past the end",
+            "split('a/b/c', '/')[1]", "'b'",
+            Kind.LIST, false, Kind.TEXT, Kind.TEXT) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             String v = c.textArg(0, r, s);
@@ -101,8 +134,10 @@ enum Functions {
             return Arrays.asList((Object[]) v.split(Pattern.quote(separator), -1));
         }
     },
-    /** The number of elements of an array (or {@code split} list), of entries of an object. */
-    SIZE("size", Kind.LONG, false, Kind.ANY) {
+    SIZE("size",
+            "the number of elements of an array (or of `[*]` values, or of a split), of entries of an object",
+            "size(split('a/b/c', '/'))", "3",
+            Kind.LONG, false, Kind.ANY) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             Object v = c.arg(0, r, s);
@@ -119,7 +154,11 @@ enum Functions {
                     + ", where size takes an array or an object");
         }
     },
-    TEXT("text", Kind.TEXT, false, Kind.ANY) {
+    TEXT("text",
+            "a number or boolean as its text (`200`, `0.25`, `true`), an object or array as compact JSON, text "
+                    + "as it is",
+            "text(0.25)", "'0.25'",
+            Kind.TEXT, false, Kind.ANY) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             Object v = c.arg(0, r, s);
@@ -130,7 +169,11 @@ enum Functions {
                     : new String(RecordTree.compactJson(v), StandardCharsets.UTF_8);
         }
     },
-    LONG("long", Kind.LONG, false, Kind.ANY) {
+    LONG("long",
+            "text of a whole number (white space around it allowed) or a whole number, as a whole number of 64 "
+                    + "bits",
+            "long(' 12 ')", "12",
+            Kind.LONG, false, Kind.ANY) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             Object v = c.arg(0, r, s);
@@ -152,7 +195,10 @@ enum Functions {
                     + ", where long takes text of a whole number or a whole number");
         }
     },
-    NUMBER("number", Kind.NUMBER, false, Kind.ANY) {
+    NUMBER("number",
+            "text of a number (white space around it allowed) or a number, as a number",
+            "number('4.50')", "4.50",
+            Kind.NUMBER, false, Kind.ANY) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             Object v = c.arg(0, r, s);
@@ -172,14 +218,20 @@ enum Functions {
                     + (v instanceof String ? " that is not a number" : "") + ", where number takes text of a number");
         }
     },
-    MD5("md5", Kind.TEXT, false, Kind.TEXT) {
+    MD5("md5",
+            "the lower-case hex MD5 digest of the text's UTF-8 bytes",
+            "md5('abc')", "'900150983cd24fb0d6963f7d28e17f72'",
+            Kind.TEXT, false, Kind.TEXT) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             String v = c.textArg(0, r, s);
             return v == null ? null : DigestUtils.md5Hex(v.getBytes(StandardCharsets.UTF_8));
         }
     },
-    SHA256("sha256", Kind.TEXT, false, Kind.TEXT) {
+    SHA256("sha256",
+            "the lower-case hex SHA-256 digest of the text's UTF-8 bytes",
+            "sha256('abc')", "'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'",
+            Kind.TEXT, false, Kind.TEXT) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             String v = c.textArg(0, r, s);
@@ -187,13 +239,19 @@ enum Functions {
         }
     },
     /** Parsed into the node of {@code a | b} ({@code Parser.fallback}); never applied as a call. */
-    COALESCE("coalesce", Kind.ANY, true, Kind.ANY) {
+    COALESCE("coalesce",
+            "the first argument that is present and not null; `a | b` is the same",
+            "coalesce(host.name, 'none')", "'none'",
+            Kind.ANY, true, Kind.ANY) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             throw new IllegalStateException("coalesce is parsed as a fallback");
         }
     },
-    EXISTS("exists", Kind.BOOL, false, Kind.ANY) {
+    EXISTS("exists",
+            "whether the path or source is present and not null",
+            "exists(host.name)", "false",
+            Kind.BOOL, false, Kind.ANY) {
         @Override
         Object apply(Call c, Map<String, Object> r, RecordSource s) {
             return !absent(c.args().get(0).eval(r, s));
@@ -204,12 +262,21 @@ enum Functions {
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
     final String token;
+    /** What it does, in a line of Markdown: the reference's description. */
+    final String description;
+    /** A call that needs no record's fields (none it names is there), and what it gives, as literals. */
+    final String example;
+    final String gives;
     final Kind result;
     final boolean variadic;
     final Kind[] params;
 
-    Functions(String token, Kind result, boolean variadic, Kind... params) {
+    Functions(String token, String description, String example, String gives, Kind result, boolean variadic,
+              Kind... params) {
         this.token = token;
+        this.description = description;
+        this.example = example;
+        this.gives = gives;
         this.result = result;
         this.variadic = variadic;
         this.params = params;
