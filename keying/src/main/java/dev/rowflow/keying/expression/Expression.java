@@ -40,7 +40,8 @@ import static dev.rowflow.keying.expression.Values.describe;
  * </pre>
  * A path is {@link FieldPath}'s syntax; quote a name that is a keyword, a number or starts with
  * {@code $} ({@code "not"}, {@code "200"}, {@code "$id"}). Text literals take single quotes
- * (double quotes quote path names).
+ * (double quotes quote path names). The functions, their arguments and results are listed by
+ * {@link FunctionReference#markdown()} (the table of docs/mapping.md).
  *
  * <h2>Values</h2>
  * A value is a {@link RecordTree} value or absent (null). Absent and JSON null flow through every
@@ -67,6 +68,7 @@ public final class Expression {
         /** A path or source: anything a record holds. */
         ANY("a value");
 
+        /** How refusals at start and the function reference name it. */
         final String description;
 
         Kind(String description) {

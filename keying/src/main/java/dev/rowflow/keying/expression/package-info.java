@@ -5,6 +5,12 @@
  * evaluated per record against its {@link dev.rowflow.keying.mapping.RecordTree} value and
  * {@link dev.rowflow.keying.mapping.RecordSource}.
  *
+ * <p>{@link dev.rowflow.keying.expression.Expression} is the way in. Behind it, package-private,
+ * each concern has a type of its own: {@code Parser} reads the grammar through {@code Scanner} and
+ * checks what it can at start; the nodes it makes ({@code Nodes}' values, {@code Conditions}) evaluate
+ * a record; {@code Functions} is the one list of functions, from which
+ * {@link dev.rowflow.keying.expression.FunctionReference} renders their reference.
+ *
  * <p>Contracts: parsing refuses a mistake with an {@link IllegalArgumentException} naming the
  * expression and what is wrong at which offset; evaluating refuses a value of the wrong kind with
  * an {@code InvalidEventException} whose message is the dead-letter reason. Nothing is converted
