@@ -25,11 +25,6 @@ public class InvalidEventException extends IllegalArgumentException {
         this.reason = reason;
     }
 
-    /** A refusal of a value of another kind than expected ({@link Refusal#WRONG_KIND}). */
-    public InvalidEventException(String field, Object value, String reason) {
-        this(Refusal.WRONG_KIND, field, value, reason);
-    }
-
     /** What kind of refusal it is. */
     public Refusal refusal() {
         return refusal;

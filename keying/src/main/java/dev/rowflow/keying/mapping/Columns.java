@@ -4,6 +4,7 @@ import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Refusal;
+import dev.rowflow.keying.expression.Expression;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -7,6 +7,7 @@ import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
 

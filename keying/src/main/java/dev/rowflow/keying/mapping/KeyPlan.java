@@ -3,6 +3,7 @@ package dev.rowflow.keying.mapping;
 import dev.rowflow.keying.EventRules;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Refusal;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.mapping.MappingException.Piece;

@@ -1,6 +1,7 @@
 package dev.rowflow.keying.mapping;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.expression.Source;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -104,8 +105,12 @@ public final class RecordSource {
         return key;
     }
 
-    /** The value of a source by name ({@code topic}, {@code key}...); null if this record lacks it. */
-    Object get(Source source, String header) {
+    /**
+     * The value of a source ({@code topic}, {@code key}...); null if this record lacks it.
+     *
+     * @param header the name after the source ({@code $header.<name>}, {@code $position.<alias>}), else null
+     */
+    public Object get(Source source, String header) {
         return switch (source) {
             case TOPIC -> topic;
             case PARTITION -> partition < 0 ? null : (Object) (long) partition;
@@ -156,47 +161,5 @@ public final class RecordSource {
             }
         }
         return new String(key, StandardCharsets.UTF_8);
-    }
-
-    /** The sources, by the name after the {@code $}. */
-    enum Source {
-        KEY("key"), HEADER("header"), TOPIC("topic"), PARTITION("partition"), OFFSET("offset"),
-        TIMESTAMP("timestamp"), OP("op"), BEFORE("before"), AFTER("after"), SOURCE("source"), VALUE("value"),
-        POSITION("position"), ORDINAL("ordinal");
-
-        final String token;
-
-        Source(String token) {
-            this.token = token;
-        }
-
-        /** Whether only a change event has it. */
-        boolean ofChanges() {
-            return this == OP || this == BEFORE || this == AFTER || this == SOURCE;
-        }
-
-        /** Whether only a row made per array element has it. */
-        boolean ofElements() {
-            return this == POSITION || this == ORDINAL;
-        }
-
-        /** Whether the source takes a name ({@code $header.trace-id}, {@code $position.item}). */
-        boolean named() {
-            return this == HEADER || this == POSITION;
-        }
-
-        /** Whether the source's value is a tree whose fields a path may name ({@code $key.id}, {@code $source.lsn}). */
-        boolean hasFields() {
-            return this == KEY || this == BEFORE || this == AFTER || this == SOURCE;
-        }
-
-        static Source of(String token) {
-            for (Source source : values()) {
-                if (source.token.equals(token)) {
-                    return source;
-                }
-            }
-            return null;
-        }
     }
 }

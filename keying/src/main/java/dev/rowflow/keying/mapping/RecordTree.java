@@ -147,7 +147,7 @@ public final class RecordTree {
     // ---------------------------------------------------------------- values
 
     /** What a value is, for messages: "an object", "text", "a whole number"... */
-    static String kind(Object value) {
+    public static String kind(Object value) {
         if (value instanceof Map) {
             return "an object";
         }

@@ -1,5 +1,6 @@
 package dev.rowflow.keying.mapping;
 
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;

@@ -1,5 +1,6 @@
 package dev.rowflow.keying.mapping;
 
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Refusal;
 

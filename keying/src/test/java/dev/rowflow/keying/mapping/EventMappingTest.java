@@ -5,6 +5,7 @@ import dev.rowflow.keying.Counter;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Row;
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
 import org.junit.jupiter.api.Test;

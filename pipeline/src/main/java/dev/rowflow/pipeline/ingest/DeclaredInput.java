@@ -1,12 +1,12 @@
 package dev.rowflow.pipeline.ingest;
 
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.format.DebeziumEnvelope;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.mapping.EventMapping;
-import dev.rowflow.keying.mapping.Expression;
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.pipeline.registry.RegistryFormat;
 import dev.rowflow.pipeline.topology.Deletes;

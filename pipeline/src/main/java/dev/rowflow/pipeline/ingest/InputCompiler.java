@@ -7,7 +7,7 @@ import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UidResolver;
 import dev.rowflow.keying.mapping.ColumnSpec;
 import dev.rowflow.keying.mapping.EventMapping;
-import dev.rowflow.keying.mapping.Expression;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;

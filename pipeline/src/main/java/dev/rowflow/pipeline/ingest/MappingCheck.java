@@ -6,7 +6,7 @@ import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.Change;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
-import dev.rowflow.keying.mapping.Expression;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.RecordSource;
 import dev.rowflow.pipeline.topology.Decision;

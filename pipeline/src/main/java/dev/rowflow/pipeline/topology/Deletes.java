@@ -1,6 +1,6 @@
 package dev.rowflow.pipeline.topology;
 
-import dev.rowflow.keying.mapping.Expression;
+import dev.rowflow.keying.expression.Expression;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 

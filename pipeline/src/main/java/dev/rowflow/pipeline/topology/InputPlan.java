@@ -6,7 +6,7 @@ import dev.rowflow.keying.Row;
 import dev.rowflow.keying.format.Change;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.mapping.EventMapping;
-import dev.rowflow.keying.mapping.Expression;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.mapping.RecordSource;
 
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.rowflow.sinks.query;
 
 import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.KeyQuery;
 import dev.rowflow.keying.layout.KeyRange;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.keying.layout.UnknownNameException;
 import dev.rowflow.keying.mapping.EventMapping;
-import dev.rowflow.keying.mapping.Expression;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;

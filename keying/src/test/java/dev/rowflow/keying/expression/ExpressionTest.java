@@ -1,6 +1,9 @@
-package dev.rowflow.keying.mapping;
+package dev.rowflow.keying.expression;
 
 import dev.rowflow.keying.InvalidEventException;
+import dev.rowflow.keying.mapping.FieldPath;
+import dev.rowflow.keying.mapping.RecordSource;
+import dev.rowflow.keying.mapping.RecordTree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -112,13 +115,7 @@ class ExpressionTest {
     }
 
     @Test
-    void shouldReadTheRecordKeyAsJsonOrText() {
-        assertThat(RecordSource.readKey("order-7".getBytes(StandardCharsets.UTF_8))).isEqualTo("order-7");
-        assertThat(RecordSource.readKey("\"order-7\"".getBytes(StandardCharsets.UTF_8))).isEqualTo("order-7");
-        assertThat(RecordSource.readKey("17".getBytes(StandardCharsets.UTF_8))).isEqualTo(17L);
-        assertThat(RecordSource.readKey("17abc".getBytes(StandardCharsets.UTF_8))).isEqualTo("17abc");
-        assertThat(RecordSource.readKey("{\"id\":1}".getBytes(StandardCharsets.UTF_8))).isEqualTo(Map.of("id", 1L));
-        assertThat(RecordSource.readKey("{broken".getBytes(StandardCharsets.UTF_8))).isEqualTo("{broken");
+    void shouldReadNothingOfAMissingKeyOrHeader() {
         assertThat(Expression.parse("$key").evaluate(RECORD, RecordSource.ofTimestamp(0))).isNull();
         assertThat(Expression.parse("$header.nope").evaluate(RECORD, SOURCE)).isNull();
     }
