@@ -43,6 +43,8 @@ public final class DeclaredInput implements Ingest {
     private final Expression where;
     private final boolean unroutedToDeadLetter;
     private final Deletes deletes;
+    /** How it judges a record: compiled once, shared by every stream thread and by check. */
+    private final InputPlan plan;
     private final LongAdder filtered = new LongAdder();
     private final LongAdder unrouted = new LongAdder();
     /** The inputs of its topic, in declaration order, this one among them: the first adds the topology. */
@@ -115,6 +117,7 @@ public final class DeclaredInput implements Ingest {
         this.mapping = mapping;
         this.indexMapping = indexMapping;
         this.tables = List.copyOf(tables);
+        this.plan = new InputPlan(source.topic(), name, where, mapping, deletes, this.refusals);
     }
 
     /** The name of the input it joins, if it joins one. */
@@ -209,7 +212,7 @@ public final class DeclaredInput implements Ingest {
 
     /** How it judges each record of its topic: the pipeline's, check's and suggest's one decision. */
     public InputPlan plan() {
-        return new InputPlan(source.topic(), name, where, mapping, deletes, refusals);
+        return plan;
     }
 
     /** How the inputs of its topic judge each record of it, this one among them. */
