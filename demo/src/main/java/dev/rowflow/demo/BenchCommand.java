@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * {@code rowflow bench}: in one run on the embedded stack, with the same rows, (a) the raw
@@ -40,6 +41,10 @@ import java.util.concurrent.TimeUnit;
  * {@code Table.put}; (d) each query kind's latency; the seeds' hotspot experiment from HBase's
  * region metrics; and the pipeline's memory in a JVM of its own. Ratios are of figures measured
  * in the same run, so they mean something on a shared, noisy box.
+ *
+ * <p>This class reads the options and runs the phases (or the {@link ExternalBench} and
+ * {@link ScaleBench} with {@code --external}); their tables are {@link BenchReport}'s and
+ * {@link ExternalBenchReport}'s.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Measure, in one run on the embedded stack: the raw BufferedMutator ceiling (a), rowflow end "
@@ -183,8 +188,9 @@ final class BenchCommand implements Callable<Integer> {
                     throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--scale: " + e.getMessage());
                 }
             }
-            printScale(ScaleBench.run(events, rounds, shapes, writerJvmOptions == null ? List.of()
-                    : List.of(writerJvmOptions.trim().split("\\s+")), set, err));
+            ScaleBench.Result result = ScaleBench.run(events, rounds, shapes, writerJvmOptions == null ? List.of()
+                    : List.of(writerJvmOptions.trim().split("\\s+")), set, err);
+            print(result, out -> ExternalBenchReport.scaleTable(result, out));
             return 0;
         }
         if (external) {
@@ -201,8 +207,9 @@ final class BenchCommand implements Callable<Integer> {
             for (String variant : variants == null ? List.<String>of() : variants) {
                 settings.add(settings("--variant", variant));
             }
-            printExternal(ExternalBench.run(events, rounds, read, jfr, writerJvmOptions == null ? List.of()
-                    : List.of(writerJvmOptions.trim().split("\\s+")), set, settings, err));
+            ExternalBench.Result result = ExternalBench.run(events, rounds, read, jfr, writerJvmOptions == null
+                    ? List.of() : List.of(writerJvmOptions.trim().split("\\s+")), set, settings, err);
+            print(result, out -> ExternalBenchReport.table(result, out));
             return 0;
         }
         err.println("rowflow bench: starting the embedded stack ...");
@@ -269,7 +276,7 @@ final class BenchCommand implements Callable<Integer> {
                     Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"),
                     Math.round((System.nanoTime() - benchStart) / 1e8) / 10.0, target.token(), formatPhases,
                     ratios(formatPhases, rowflow), formatMemory);
-            print(result);
+            print(result, out -> BenchReport.table(result, out));
         }
         return 0;
     }
@@ -327,138 +334,17 @@ final class BenchCommand implements Callable<Integer> {
         return settings;
     }
 
-    /** The footer's note of the --set settings, if any. */
-    private static String added(Map<String, String> settings) {
-        return settings.isEmpty() ? "" : ", rowflow's configuration with " + settings.entrySet().stream()
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(","));
-    }
-
-    private void printScale(ScaleBench.Result result) throws Exception {
+    /**
+     * The result as one JSON object on the last line of stdout ({@code --json}), or as the tables
+     * {@code tables} prints.
+     */
+    private void print(Object result, Consumer<PrintWriter> tables) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(new ObjectMapper().writeValueAsString(result));
-            out.flush();
-            return;
+        } else {
+            tables.accept(out);
         }
-        out.printf("%n| instances x stream threads | rows/s | rows/s per instance | CPU-s | CPU us/row | peak RSS MB "
-                + "| machine busy | rows/s / %s |%n|---|---|---|---|---|---|---|---|%n",
-                result.medians().keySet().iterator().next());
-        result.medians().forEach((shape, run) -> out.printf("| %s | %,.0f | %,.0f | %.1f | %.1f | %d | %.0f%% | %.2f |%n",
-                shape, run.rowsPerSecond(), run.rowsPerSecond() / Integer.parseInt(shape.substring(0, shape.indexOf('x'))),
-                run.cpuSeconds(), run.cpuMicrosPerRow(), run.peakRssMb(), run.machineBusy() * 100,
-                result.ratios().get(shape)));
-        out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index) produced once "
-                        + "every instance was ready, %d partitions, JVM options %s%s%n", result.rounds(), result.events(),
-                2L * result.events(), result.partitions(), String.join(" ", result.jvmOptions()), added(result.settings()));
-        out.flush();
-    }
-
-    private void printExternal(ExternalBench.Result result) throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(new ObjectMapper().writeValueAsString(result));
-            out.flush();
-            return;
-        }
-        out.printf("%n| writer (own JVM) | rows/s | steady rows/s | CPU-s | CPU us/row | of it JIT | of it GC "
-                + "| of it HBase client | of it the rest | second half CPU us/row | B allocated/row | peak RSS MB "
-                + "| machine busy | durable after s | HBase CPU us/row | of it HBase's GC | of it HBase's JIT "
-                + "| Kafka CPU us/row | rows per HBase WAL append |%n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%n");
-        result.medians().forEach((writer, run) -> out.printf(
-                "| %s | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %,d | %d | %.0f%% | %.1f | %.1f "
-                        + "| %.1f | %.1f | %.1f | %.1f |%n",
-                ExternalBench.describe(writer, result.settings()),
-                run.rowsPerSecond(), run.steadyRowsPerSecond(), run.cpuSeconds(), run.cpuMicrosPerRow(),
-                run.jitMicrosPerRow(), run.gcMicrosPerRow(), run.hbaseClientMicrosPerRow(), run.ownMicrosPerRow(),
-                run.secondHalfCpuMicrosPerRow(),
-                run.allocatedBytesPerRow(), run.peakRssMb(), run.machineBusy() * 100, run.durableSeconds(),
-                run.hbaseMicrosPerRow(), run.hbaseGcMicrosPerRow(), run.hbaseJitMicrosPerRow(), run.kafkaMicrosPerRow(),
-                run.rowsPerWalAppend()));
-        result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | | | %.2f | | | | | | | | | |%n",
-                writer, ratios.rows(), ratios.steady(), ratios.cpu(), ratios.secondHalfCpu()));
-        out.printf("%nCPU per row without the JIT compiler's threads, over the raw client's: %s%n",
-                result.ratios().entrySet().stream().map(r -> String.format("%s %.2f", r.getKey(), r.getValue().cpuWithoutJit()))
-                        .collect(java.util.stream.Collectors.joining(", ")));
-        result.latencies().forEach((writer, runs) -> {
-            for (VisibilityLatency.Result latency : runs) {
-                out.printf("%n%s event-to-visible latency at %,.0f events/s (80%% of its rate, or of the "
-                                + "%,.0f events/s it took with the producer running if lower) for %.0f s: "
-                                + "%d probes, p50 %.0f ms, p99 %.0f ms, max %.0f ms", writer, latency.eventsPerSecond(),
-                        latency.sustainedEventsPerSecond(), latency.seconds(), latency.probes(), latency.p50Millis(),
-                        latency.p99Millis(), latency.maxMillis());
-            }
-        });
-        out.println();
-        out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%s%n",
-                result.rounds(), result.events(), 2L * result.events(), String.join(" ", result.jvmOptions()),
-                added(result.settings()));
-        result.profiles().forEach((writer, profile) -> {
-            out.printf("%nJFR of one more %s pass (%s, %.0f s recorded, %d stream thread(s)): stream threads' time%n"
-                    + "%n| stage | running s | waiting s | share |%n|---|---|---|---|%n", writer, profile.recording(),
-                    profile.seconds(), profile.streamThreads());
-            for (String stage : JfrProfile.STAGES) {
-                out.printf("| %s | %.2f | %.2f | %.1f%% |%n", stage, profile.runningSeconds().get(stage),
-                        profile.waitingSeconds().get(stage), profile.sharePercent().get(stage));
-            }
-            out.printf("%nhottest methods, whole process (share of CPU samples): %s%n",
-                    String.join(", ", profile.hottestMethods()));
-            out.printf("hottest methods, stream threads: %s%n", String.join(", ", profile.hottestStreamThreadMethods()));
-        });
-        out.flush();
-    }
-
-    private void print(BenchResult result) throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(new ObjectMapper().writeValueAsString(result));
-            out.flush();
-            return;
-        }
-        out.printf("%n| measure | rows/s |%n|---|---|%n");
-        out.printf("| (a) raw BufferedMutator ceiling | %,.0f |%n", result.rawRowsPerSecond());
-        out.printf("| (b) rowflow end to end | %,.0f |%n", result.rowflowRowsPerSecond());
-        out.printf("| (c) naive Table.put per row (%,d rows) | %,.0f |%n", result.naiveRows(), result.naiveRowsPerSecond());
-        result.formats().forEach((format, phase) -> out.printf("| (%s) rowflow end to end, the same events as %s | %,.0f |%n",
-                format.equals("json") ? "b'" : "b''", format, phase.rowsPerSecond()));
-        out.printf("| b / a | %.2f |%n| b / c | %.1f |%n", result.ratio(), result.ratioToNaive());
-        result.formats().forEach((format, phase) -> {
-            out.printf("| %s / b (%s / single-object Avro) | %.2f |%n", format.equals("json") ? "b'" : "b''", format,
-                    result.formatToAvro().get(format));
-            out.printf("CPU per row, %s %.1f us (single-object Avro b %.1f us); machine busy %.0f%%%n", format,
-                    phase.cpuMicrosPerRow(), result.rowflow().cpuMicrosPerRow(), phase.machineBusy() * 100);
-        });
-        Phase json = result.formats().get("json");
-        result.formats().forEach((format, phase) -> {
-            if (json != null && format.startsWith("debezium")) {
-                // Change events of the same rows against plain JSON: what the envelope and its deletes cost.
-                out.printf("| b'' / b' (%s / json) | %.2f |%n", format, phase.rowsPerSecond() / json.rowsPerSecond());
-            }
-        });
-        out.printf("%nCPU per row (this JVM: stack and client or pipeline): a %.1f us, b %.1f us; machine busy: a %.0f%%, "
-                        + "b %.0f%%%n", result.raw().cpuMicrosPerRow(), result.rowflow().cpuMicrosPerRow(),
-                result.raw().machineBusy() * 100, result.rowflow().machineBusy() * 100);
-        out.printf("%n| (d) query | p50 ms | p99 ms | rows/query |%n|---|---|---|---|%n");
-        for (QueryLatency.Result q : result.queries()) {
-            out.printf("| %s: %s | %.2f | %.2f | %.1f |%n", q.kind(), q.query(), q.p50Ms(), q.p99Ms(), q.rowsPerQuery());
-        }
-        if (!result.hotspot().isEmpty()) {
-            out.printf("%n| hotspot: layout | pre-split | write share per region %% | largest / fair |%n|---|---|---|---|%n");
-        }
-        for (HotspotExperiment.Result h : result.hotspot()) {
-            out.printf("| %s `%s` | %s | %s | %.2f |%n", h.name(), h.layout().replace("|", "\\|"), h.split(),
-                    HotspotExperiment.describe(h.shares()), h.largestOverFair());
-        }
-        if (result.memory() != null) {
-            PipelineMemory.Result m = result.memory();
-            out.printf("%npipeline in its own JVM (%s): %,.0f events/s, peak RSS %d MB, median RSS %d MB%n",
-                    String.join(" ", m.jvmOptions()), m.eventsPerSecond(), m.peakRssMb(), m.medianRssMb());
-            result.formatMemory().forEach((format, f) -> out.printf("  the same events as %s: %,.0f events/s, peak RSS "
-                            + "%d MB (%.2f x single-object Avro's), median RSS %d MB%n", format, f.eventsPerSecond(),
-                    f.peakRssMb(), (double) f.peakRssMb() / m.peakRssMb(), f.medianRssMb()));
-        }
-        out.printf("%n%,d events, %,d rows (data + index), layout %s, store %s, %s, %.1f s in all%n", result.events(),
-                result.rows(), result.dataLayout(), result.store(), result.machine(), result.seconds());
         out.flush();
     }
 }

@@ -75,7 +75,7 @@ final class ScaleBench {
                       Map<String, String> settings, PrintWriter err) throws Exception {
         Path dir = dev.rowflow.embedded.TempDirs.create("rowflow-bench-scale-");
         List<String> jvmOptions = writerJvmOptions.isEmpty() ? PipelineMemory.chartJvmOptions() : writerJvmOptions;
-        try (ExternalBench.Servers servers = ExternalBench.Servers.start(dir, settings, err);
+        try (BenchServers servers = BenchServers.start(dir, settings, err);
              Admin admin = Admin.create(new RowflowConfig(servers.base()).kafkaProperties())) {
             List<LogEvent> generated = ExternalBench.events(events, System.currentTimeMillis() - events);
             List<Run> runs = new ArrayList<>();

@@ -4,7 +4,6 @@ import dev.rowflow.keying.KeyBytes;
 import org.apache.commons.codec.digest.MurmurHash3;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +19,8 @@ import java.util.OptionalInt;
  * (one where the query fixes the parts the salt comes from, every one otherwise), and the region
  * split points that give every region keys. {@link RowKeyLayout}, {@link ScanRanges},
  * {@link SplitPoints} and {@link ExactDecoder} ask; none of them looks at which variant it has.
+ * The arithmetic over all the prefixes a variant writes (enumerating, splitting) is its
+ * {@link SaltPrefixes}; walking the encoded parts, {@link EncodedParts}.
  *
  * <p>DO NOT modify the prefixes specified here: they are on disk in every table rowflow wrote.
  */
@@ -108,12 +109,17 @@ public abstract sealed class Salt permits Salt.None, Salt.Bucket, Salt.Hex, Salt
      */
     abstract byte[] pinnedBy(byte[] prefix, int fixed, List<KeyPart> parts);
 
+    /** The prefixes this salt writes, as a space a read fans out over and a table is split along. */
+    abstract SaltPrefixes prefixes();
+
     /**
      * Every prefix this salt writes, in byte order: the scans of a read it cannot pin down.
      *
      * @throws IllegalArgumentException for more than {@link #MAX_FAN_OUT} prefixes
      */
-    abstract List<byte[]> allPrefixes();
+    final List<byte[]> allPrefixes() {
+        return prefixes().all(spec());
+    }
 
     /**
      * {@code regions - 1} region boundaries that give every region keys; empty if the salt spreads
@@ -122,10 +128,14 @@ public abstract sealed class Salt permits Salt.None, Salt.Bucket, Salt.Hex, Salt
      * @param regions at least 1
      * @throws IllegalArgumentException for more regions than the salt has prefixes
      */
-    abstract Optional<List<byte[]>> splitPoints(int regions);
+    final Optional<List<byte[]>> splitPoints(int regions) {
+        return prefixes().splitPoints(regions, spec());
+    }
 
     /** The regions a new table starts with; 0 where the salt spreads nothing. */
-    abstract int defaultRegions();
+    final int defaultRegions() {
+        return prefixes().defaultRegions();
+    }
 
     // ---------------------------------------------------------------- variants
 
@@ -159,18 +169,8 @@ public abstract sealed class Salt permits Salt.None, Salt.Bucket, Salt.Hex, Salt
         }
 
         @Override
-        List<byte[]> allPrefixes() {
-            return List.of(new byte[0]);
-        }
-
-        @Override
-        Optional<List<byte[]>> splitPoints(int regions) {
-            return Optional.empty();
-        }
-
-        @Override
-        int defaultRegions() {
-            return 0;
+        SaltPrefixes prefixes() {
+            return new SaltPrefixes.Empty();
         }
     }
 
@@ -291,17 +291,13 @@ public abstract sealed class Salt permits Salt.None, Salt.Bucket, Salt.Hex, Salt
                 if (mod >= fixed) {
                     return -1;
                 }
-                int offset = endOfParts(bytes, from, mod, parts);
-                boolean last = mod == parts.size() - 1;
-                KeyEncoding encoding = parts.get(mod).encoding();
-                long value = (Long) encoding.decode(bytes, offset, encoding.end(bytes, offset, last), last);
-                return Math.floorMod(value, buckets);
+                return Math.floorMod(EncodedParts.longAt(bytes, from, mod, parts), buckets);
             }
             int hashed = hashFields.isEmpty() ? parts.size() : hashFields.size();
             if (hashed > fixed) {
                 return -1;
             }
-            int end = hashed == fixed ? to : endOfParts(bytes, from, hashed, parts);
+            int end = hashed == fixed ? to : EncodedParts.end(bytes, from, hashed, parts);
             return Math.floorMod(MurmurHash3.hash32x86(bytes, from, end - from, 0), buckets);
         }
 
@@ -314,41 +310,9 @@ public abstract sealed class Salt permits Salt.None, Salt.Bucket, Salt.Hex, Salt
             throw new IllegalStateException("no part " + field + ": checkFits let the layout through");
         }
 
-        /** Where the first {@code count} parts written from {@code from} end. */
-        private static int endOfParts(byte[] bytes, int from, int count, List<KeyPart> parts) {
-            int offset = from;
-            int last = parts.size() - 1;
-            for (int i = 0; i < count; i++) {
-                offset = parts.get(i).encoding().end(bytes, offset, i == last);
-            }
-            return offset;
-        }
-
         @Override
-        List<byte[]> allPrefixes() {
-            List<byte[]> all = new ArrayList<>(buckets);
-            for (int b = 0; b < buckets; b++) {
-                all.add(new byte[] {(byte) b});
-            }
-            return all;
-        }
-
-        @Override
-        Optional<List<byte[]>> splitPoints(int regions) {
-            if (regions > buckets) {
-                throw new IllegalArgumentException(regions + " regions over " + buckets
-                        + " buckets would leave regions empty: at most one region per bucket");
-            }
-            List<byte[]> splits = new ArrayList<>();
-            for (int i = 1; i < regions; i++) {
-                splits.add(new byte[] {(byte) ((long) i * buckets / regions)});
-            }
-            return Optional.of(splits);
-        }
-
-        @Override
-        int defaultRegions() {
-            return buckets;
+        SaltPrefixes prefixes() {
+            return new SaltPrefixes.Buckets(buckets);
         }
     }
 
@@ -426,38 +390,8 @@ public abstract sealed class Salt permits Salt.None, Salt.Bucket, Salt.Hex, Salt
         }
 
         @Override
-        List<byte[]> allPrefixes() {
-            long count = 1L << (4 * width);
-            checkFanOut(count, this);
-            List<byte[]> all = new ArrayList<>((int) count);
-            for (long i = 0; i < count; i++) {
-                all.add(hexDigits(i));
-            }
-            return all;
-        }
-
-        @Override
-        Optional<List<byte[]>> splitPoints(int regions) {
-            // Over the hex digits, not Bytes.split over raw bytes: that leaves the regions between
-            // '9' and 'a' empty (seed 002, 1.3.6).
-            long space = 1L << (4 * width);
-            checkRegions(regions, space, spec());
-            List<byte[]> splits = new ArrayList<>();
-            for (int i = 1; i < regions; i++) {
-                splits.add(hexDigits(i * space / regions));
-            }
-            return Optional.of(splits);
-        }
-
-        @Override
-        int defaultRegions() {
-            return 16;
-        }
-
-        /** The last {@code W} lowercase hex digits of {@code value}, as ASCII. */
-        private byte[] hexDigits(long value) {
-            String digits = HexFormat.of().toHexDigits(value);
-            return digits.substring(digits.length() - width).getBytes(StandardCharsets.US_ASCII);
+        SaltPrefixes prefixes() {
+            return new SaltPrefixes.HexDigits(width);
         }
     }
 
@@ -506,65 +440,8 @@ public abstract sealed class Salt permits Salt.None, Salt.Bucket, Salt.Hex, Salt
         }
 
         @Override
-        List<byte[]> allPrefixes() {
-            long count = 1L << (8 * width);
-            checkFanOut(count, this);
-            List<byte[]> all = new ArrayList<>((int) count);
-            for (long i = 0; i < count; i++) {
-                all.add(bigEndian(i, width));
-            }
-            return all;
+        SaltPrefixes prefixes() {
+            return new SaltPrefixes.RawBytes(width);
         }
-
-        @Override
-        Optional<List<byte[]>> splitPoints(int regions) {
-            return Optional.of(evenSplits(regions, width, spec()));
-        }
-
-        @Override
-        int defaultRegions() {
-            return 16;
-        }
-    }
-
-    // ---------------------------------------------------------------- shared arithmetic
-
-    private static void checkFanOut(long count, Salt salt) {
-        if (count > MAX_FAN_OUT) {
-            throw new IllegalArgumentException("a range over a " + salt.spec() + " salt needs " + count
-                    + " scans (more than " + MAX_FAN_OUT + "): hashing the whole key makes ranges unscannable "
-                    + "(seed 000); use bucket(N) or a partial-key salt for range reads");
-        }
-    }
-
-    /**
-     * {@code regions - 1} boundaries evenly over the {@code 256^width} prefixes of {@code width}
-     * bytes: for a binary salt, and for a key that leads with a digest part.
-     *
-     * @param what names the prefixes in the message if there are fewer than regions
-     */
-    static List<byte[]> evenSplits(int regions, int width, String what) {
-        long space = 1L << (8 * width);
-        checkRegions(regions, space, what);
-        List<byte[]> splits = new ArrayList<>();
-        for (int i = 1; i < regions; i++) {
-            splits.add(bigEndian(i * space / regions, width));
-        }
-        return splits;
-    }
-
-    private static void checkRegions(int regions, long space, String what) {
-        if (regions > space) {
-            throw new IllegalArgumentException(regions + " regions exceed the " + space + " prefixes of " + what);
-        }
-    }
-
-    private static byte[] bigEndian(long value, int width) {
-        byte[] bytes = new byte[width];
-        for (int i = width - 1; i >= 0; i--) {
-            bytes[i] = (byte) value;
-            value >>>= 8;
-        }
-        return bytes;
     }
 }

@@ -57,7 +57,7 @@ final class ScanRanges {
                 }
                 case -1 -> {
                     // Descending bytes: ts in [from, to) is raw in (raw(to), raw(from)].
-                    long to = query.to() == null ? 0 : KeyEncodings.number(query.to(), part.field());
+                    long to = query.to() == null ? 0 : KeyPartValues.number(query.to(), part.field());
                     start = query.to() == null ? p : concat(p, bound(part, to - 1, isLast));
                     stop = query.from() == null ? prefixEnd(p) : prefixEnd(concat(p, bound(part, query.from(), isLast)));
                 }

@@ -41,7 +41,7 @@ final class SplitPoints {
                 throw new IllegalArgumentException("layout " + layout.spec() + " leads with " + lead.spec()
                         + ", whose bytes are not spread by design: split from sample keys instead");
             }
-            return Salt.evenSplits(regions, DIGEST_SPLIT_WIDTH, lead.encoding().token());
+            return SaltPrefixes.evenSplits(regions, DIGEST_SPLIT_WIDTH, lead.encoding().token());
         });
     }
 
