@@ -63,7 +63,10 @@ final class InputDefinition {
                         + REGISTRY_READER_SUBJECT + ".")
                 .define(REGISTRY_READER_SUBJECT, Type.STRING, "", Importance.MEDIUM, "format=avro-registry: the "
                         + "reader schema is the latest of this subject, fetched at start-up; empty with "
-                        + REGISTRY_READER_SCHEMA + " empty too: each record is read as written, paths unchecked.")
+                        + REGISTRY_READER_SCHEMA + " empty too: each record is read as written, paths unchecked. "
+                        + "format=protobuf-registry (the first message of its latest schema) and "
+                        + "json-schema-registry: the schema field paths and their types are checked against at "
+                        + "start-up; records are read with their own schema.")
                 .define(REGISTRY_CACHE_IDS, Type.INT, 1000, Range.atLeast(1), Importance.LOW, "registry formats (avro-, protobuf-, json-schema-registry): "
                         + "writer schemas kept, by id, each fetched once; past this many the first fetched is dropped.")
                 .define(REGISTRY_REQUEST_TIMEOUT_MS, Type.INT, 10_000, Range.atLeast(1), Importance.LOW,
@@ -221,11 +224,13 @@ final class InputDefinition {
             throw new ConfigException(input.key(REGISTRY_URL), "", "format=" + format + " needs the registry's URL");
         }
         if (!format.equals(RegistryAvroFormat.NAME)) {
-            for (String avroOnly : List.of(REGISTRY_READER_SCHEMA, REGISTRY_READER_SUBJECT)) {
-                if (!input.getString(avroOnly).isEmpty()) {
-                    throw new ConfigException(input.key(avroOnly), input.getString(avroOnly), "a reader schema is for "
-                            + "format=avro-registry; format=" + format + " reads each record with its own schema");
-                }
+            // Protobuf and JSON Schema read each record with its own schema; a subject's latest checks the
+            // declaration at start, and a reader schema file is Avro's.
+            if (!input.getString(REGISTRY_READER_SCHEMA).isEmpty()) {
+                throw new ConfigException(input.key(REGISTRY_READER_SCHEMA), input.getString(REGISTRY_READER_SCHEMA),
+                        "a reader schema file is for format=avro-registry; format=" + format + " reads each record "
+                        + "with its own schema (" + input.key(REGISTRY_READER_SUBJECT) + " checks the declaration "
+                        + "against a subject's latest schema at start-up)");
             }
         }
         String userInfo = input.getPassword(REGISTRY_BASIC_AUTH_USER_INFO).value();

@@ -56,10 +56,30 @@ final class RecordFormats {
             return registry(input);
         }
         if (name.equals(RegistryProtobufFormat.NAME)) {
-            return new RegistryProtobufFormat(registryClient(input), input.getInt(InputConfig.REGISTRY_CACHE_IDS));
+            SchemaRegistryClient client = registryClient(input);
+            String subject = input.getString(InputConfig.REGISTRY_READER_SUBJECT);
+            com.google.protobuf.Descriptors.Descriptor reader = null;
+            if (!subject.isEmpty()) {
+                try {
+                    reader = RegistryProtobufFormat.latestMessage(client, subject);
+                } catch (RuntimeException e) {
+                    throw new ConfigException(input.key(InputConfig.REGISTRY_READER_SUBJECT), subject, e.getMessage());
+                }
+            }
+            return new RegistryProtobufFormat(client, reader, input.getInt(InputConfig.REGISTRY_CACHE_IDS));
         }
         if (name.equals(RegistryJsonSchemaFormat.NAME)) {
-            return new RegistryJsonSchemaFormat(registryClient(input), input.getInt(InputConfig.REGISTRY_CACHE_IDS));
+            SchemaRegistryClient client = registryClient(input);
+            String subject = input.getString(InputConfig.REGISTRY_READER_SUBJECT);
+            com.fasterxml.jackson.databind.JsonNode reader = null;
+            if (!subject.isEmpty()) {
+                try {
+                    reader = RegistryJsonSchemaFormat.latestSchema(client, subject);
+                } catch (RuntimeException e) {
+                    throw new ConfigException(input.key(InputConfig.REGISTRY_READER_SUBJECT), subject, e.getMessage());
+                }
+            }
+            return new RegistryJsonSchemaFormat(client, reader, input.getInt(InputConfig.REGISTRY_CACHE_IDS));
         }
         List<String> files = input.getList(InputConfig.AVRO_SCHEMAS);
         List<Schema> schemas = new ArrayList<>();

@@ -20,6 +20,7 @@ import java.net.URI;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -54,8 +55,49 @@ public final class RegistryJsonSchemaFormat extends RegistryFormat<JsonSchema> {
     /** The validator's messages named in a reason; the rest are counted. */
     private static final int MESSAGES_NAMED = 3;
 
+    /** The schema a declaration is checked against at start-up, or null for none. */
+    private final JsonNode reader;
+
     public RegistryJsonSchemaFormat(SchemaRegistryClient registry, int cacheCapacity) {
+        this(registry, null, cacheCapacity);
+    }
+
+    /**
+     * @param reader the JSON Schema field paths and their kinds are checked against at start-up
+     *               (records are still validated against their own schema), or null for none
+     */
+    public RegistryJsonSchemaFormat(SchemaRegistryClient registry, JsonNode reader, int cacheCapacity) {
         super(NAME, registry, cacheCapacity);
+        this.reader = reader;
+    }
+
+    /**
+     * The latest schema of {@code subject}: what a declaration is checked against at start-up.
+     *
+     * @throws IllegalArgumentException if the subject is unknown, not a JSON Schema, or not JSON
+     */
+    public static JsonNode latestSchema(SchemaRegistryClient registry, String subject) {
+        SchemaRegistryClient.RegisteredSchema schema = registry.latestRegistered(subject);
+        if (!schema.type().equals("JSON")) {
+            throw new IllegalArgumentException("subject " + subject + " is a " + schema.type() + " schema, not a "
+                    + "JSON Schema");
+        }
+        try {
+            return JSON.readTree(schema.text());
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("subject " + subject + " has a JSON Schema that is not JSON: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Optional<String> cannotYield(dev.rowflow.keying.mapping.FieldPath path) {
+        return reader == null ? Optional.empty() : JsonSchemaKinds.cannotYield(reader, path);
+    }
+
+    @Override
+    public Optional<dev.rowflow.keying.mapping.SchemaKind> kindAt(dev.rowflow.keying.mapping.FieldPath path) {
+        return reader == null ? Optional.empty() : JsonSchemaKinds.kindAt(reader, path);
     }
 
     @Override

@@ -48,8 +48,54 @@ public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobu
     public static final String NAME = "protobuf-registry";
     private static final int[] FIRST_MESSAGE = {0};
 
+    /** The message type a declaration is checked against at start-up, or null for none. */
+    private final Descriptor reader;
+
     public RegistryProtobufFormat(SchemaRegistryClient registry, int cacheCapacity) {
+        this(registry, null, cacheCapacity);
+    }
+
+    /**
+     * @param reader the message type field paths and their kinds are checked against at start-up
+     *               (records are still read with their own schema), or null for none
+     */
+    public RegistryProtobufFormat(SchemaRegistryClient registry, Descriptor reader, int cacheCapacity) {
         super(NAME, registry, cacheCapacity);
+        this.reader = reader;
+    }
+
+    /**
+     * The first message of the latest schema of {@code subject}, as its serializer writes by
+     * default: what a declaration is checked against at start-up.
+     *
+     * @throws IllegalArgumentException if the subject is unknown, not Protobuf, or its schema does
+     *                                  not parse
+     */
+    public static Descriptor latestMessage(SchemaRegistryClient registry, String subject) {
+        SchemaRegistryClient.RegisteredSchema schema = registry.latestRegistered(subject);
+        if (!schema.type().equals("PROTOBUF")) {
+            throw new IllegalArgumentException("subject " + subject + " is a " + schema.type() + " schema, not Protobuf");
+        }
+        try {
+            FileDescriptor file = fileDescriptor(subject + ".proto", schema, registry.referencesOf(schema));
+            if (file.getMessageTypes().isEmpty()) {
+                throw new IllegalArgumentException("subject " + subject + " has a Protobuf schema without messages");
+            }
+            return file.getMessageTypes().get(0);
+        } catch (DescriptorValidationException | RuntimeException e) {
+            throw new IllegalArgumentException("subject " + subject + " has a Protobuf schema that cannot be read: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Optional<String> cannotYield(dev.rowflow.keying.mapping.FieldPath path) {
+        return reader == null ? Optional.empty() : ProtobufSchemaKinds.cannotYield(reader, path);
+    }
+
+    @Override
+    public Optional<dev.rowflow.keying.mapping.SchemaKind> kindAt(dev.rowflow.keying.mapping.FieldPath path) {
+        return reader == null ? Optional.empty() : ProtobufSchemaKinds.kindAt(reader, path);
     }
 
     @Override

@@ -165,10 +165,21 @@ public final class SchemaRegistryClient implements AutoCloseable {
      * @throws RegistryUnavailableException if no URL answers
      */
     public Schema latest(String subject) {
+        return avro(latestRegistered(subject), "subject " + subject);
+    }
+
+    /**
+     * The latest schema of {@code subject} as the registry holds it (any type), asked once (at
+     * start-up): an unavailable registry is not waited for.
+     *
+     * @throws IllegalArgumentException    if the subject is unknown
+     * @throws RegistryUnavailableException if no URL answers
+     */
+    public RegisteredSchema latestRegistered(String subject) {
         String path = "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions/latest";
         Outcome outcome = once(path);
         if (outcome.status == 200) {
-            return avro(registered(outcome.body, "subject " + subject), "subject " + subject);
+            return registered(outcome.body, "subject " + subject);
         }
         if (outcome.status == 404) {
             throw new IllegalArgumentException("the registry has no subject '" + subject + "'");

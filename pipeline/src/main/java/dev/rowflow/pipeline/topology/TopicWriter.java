@@ -36,6 +36,12 @@ final class TopicWriter extends RowWriter<byte[], ReadRecord> {
         RecordSource source = RecordSources.of(context(), record);
         TopicPlan.Judgement judgement = plan.judge(record.value(), source, this::check);
         if (judgement.setAside() != null) {
+            // Whose where did not take it, did not: counted, though another input sets it aside.
+            for (int i = 0; i < judgement.decisions().size(); i++) {
+                if (judgement.decisions().get(i) instanceof Decision.NotTaken) {
+                    routes.get(i).filtered().increment();
+                }
+            }
             throw judgement.setAside();
         }
         if (record.value() != null && judgement.unrouted()) {

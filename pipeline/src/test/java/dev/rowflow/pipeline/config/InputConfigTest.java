@@ -289,7 +289,7 @@ class InputConfigTest {
     }
 
     @Test
-    void shouldTakeTheProtobufAndJsonSchemaRegistryFormatsWithTheirOwnSchemasOnly() throws Exception {
+    void shouldTakeTheProtobufAndJsonSchemaRegistryFormatsWithTheirOwnSchemasAndASubjectToCheckAgainst() throws Exception {
         for (String format : List.of("protobuf-registry", "json-schema-registry")) {
             Map<String, String> props = app("input.app.format", format, "input.app.registry.url", "http://registry:8081",
                     "input.app.time", "ts", "input.app.time.format", "epoch-ms", "input.app.key", "ts:ts, host:text",
@@ -298,12 +298,15 @@ class InputConfigTest {
 
             refused(with(props, "input.app.registry.url", null), "Invalid value  for configuration "
                     + "input.app.registry.url: format=" + format + " needs the registry's URL");
-            refused(with(props, "input.app.registry.reader.subject", "app-value"), "Invalid value app-value for "
-                    + "configuration input.app.registry.reader.subject: a reader schema is for format=avro-registry; "
-                    + "format=" + format + " reads each record with its own schema");
+            // A subject's latest schema checks the declaration at start: one the registry cannot give stops it.
+            assertThatThrownBy(() -> plan(with(props, "input.app.registry.reader.subject", "app-value")))
+                    .isInstanceOf(ConfigException.class).hasMessageStartingWith("Invalid value app-value for "
+                            + "configuration input.app.registry.reader.subject: ");
             refused(with(props, "input.app.registry.reader.schema", "/etc/app.avsc"), "Invalid value /etc/app.avsc for "
-                    + "configuration input.app.registry.reader.schema: a reader schema is for format=avro-registry; "
-                    + "format=" + format + " reads each record with its own schema");
+                    + "configuration input.app.registry.reader.schema: a reader schema file is for "
+                    + "format=avro-registry; format=" + format + " reads each record with its own schema "
+                    + "(input.app.registry.reader.subject checks the declaration against a subject's latest schema at "
+                    + "start-up)");
         }
     }
 

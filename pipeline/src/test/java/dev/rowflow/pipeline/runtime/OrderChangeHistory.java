@@ -22,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Rendering the changes as records is the test's (JSON, Avro); checking the tables against the
  * model is here, for the mapping of {@code deploy/recipes/debezium.properties}.
  */
-final class OrderChangeHistory {
+public final class OrderChangeHistory {
     /** One record of the topic: a change of order {@code id}, or the tombstone after its delete ({@code op} null). */
-    record Event(long id, String op, Row before, Row after) {
+    public record Event(long id, String op, Row before, Row after) {
         /** The time of the change in the database, ms. */
         long ts() {
             return (after != null ? after : before).ts();
@@ -32,18 +32,18 @@ final class OrderChangeHistory {
     }
 
     /** An order as the database has it, and when it got so. */
-    record Row(long customer, long totalCents, String status, String note, long ts) {
+    public record Row(long customer, long totalCents, String status, String note, long ts) {
         Row with(long customer, String status, String note, long ts) {
             return new Row(customer, totalCents, status, note, ts);
         }
     }
 
     /** The records, tombstones included, in the order the connector writes them. */
-    final List<Event> events = new ArrayList<>();
+    public final List<Event> events = new ArrayList<>();
     /** The table at the end: id -> order. */
     final Map<Long, Row> database = new TreeMap<>();
 
-    OrderChangeHistory(long seed, long start) {
+    public OrderChangeHistory(long seed, long start) {
         SplittableRandom random = new SplittableRandom(seed);
         long ts = start;
         for (long id = 1; id <= 60; id++) {
@@ -76,7 +76,7 @@ final class OrderChangeHistory {
     }
 
     /** The last {@code n} records again, as a connector restarted from an older offset sends them. */
-    List<Event> replay(int n) {
+    public List<Event> replay(int n) {
         return events.subList(events.size() - n, events.size());
     }
 

@@ -2,6 +2,8 @@ package dev.rowflow.pipeline.topology;
 
 import dev.rowflow.pipeline.config.ConfigSources;
 import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.pipeline.runtime.DebeziumRecords;
+import dev.rowflow.pipeline.runtime.OrderChangeHistory;
 import dev.rowflow.pipeline.runtime.ShipperShapes;
 import org.junit.jupiter.api.Test;
 
@@ -17,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code mapping check} says of every sample record what the pipeline does with it: the shippers'
  * topics (every shape and bad record of {@link ShipperShapes}) through their recipes in
- * {@code deploy/recipes}, and the ugly records of {@link MixedTopic} through two inputs sharing a
- * topic. Generated records: {@link DecisionProperties}.
+ * {@code deploy/recipes}, an orders table's change events through the Debezium recipe (both
+ * connectors' shapes, deletes, tombstones, re-inserts, a replay), and the ugly records of
+ * {@link MixedTopic} through two inputs sharing a topic. Generated records: {@link DecisionProperties}.
  */
 class DecisionDifferentialTest {
 
@@ -51,6 +54,48 @@ class DecisionDifferentialTest {
             // The recipes write every good record and set aside exactly the bad ones.
             assertThat(rows).as(shipper.recipe() + " records written").isEqualTo(ShipperShapes.EVENTS);
             assertThat(deadLetters).as(shipper.recipe() + " dead letters").isEqualTo(shipper.bad().size());
+        }
+    }
+
+    @Test
+    void shouldSayOfEveryChangeEventWhatTheDebeziumRecipesPipelineDoes() throws Exception {
+        // An orders table's history as Debezium's PostgreSQL and MySQL connectors write it: a snapshot, creates,
+        // updates, deletes with their tombstones, re-inserts; replayed in part; and a change no decimal reads.
+        for (String beforeImage : List.of("partial", "full")) {
+            Map<String, String> props = new HashMap<>(ConfigSources.load(
+                    Path.of("..", "deploy", "recipes", "debezium.properties"), Map.of()));
+            props.put("input.orders.before.image", beforeImage);
+            String topic = props.get("input.orders.topic");
+            OrderChangeHistory history = new OrderChangeHistory(7, ShipperShapes.BASE);
+            List<OrderChangeHistory.Event> events = new ArrayList<>(history.events);
+            events.addAll(history.replay(150));
+            int changes = 0;
+            int tombstones = 0;
+            try (DecisionDifferential both = new DecisionDifferential(new RowflowConfig(props), topic,
+                    topic + ".dead-letter")) {
+                for (int n = 0; n < events.size(); n++) {
+                    OrderChangeHistory.Event event = events.get(n);
+                    byte[] value = event.op() == null ? null : DebeziumRecords.orderChange(event, n)
+                            .getBytes(StandardCharsets.UTF_8);
+                    DecisionDifferential.Outcome[] outcomes = both.send(DebeziumRecords.orderKey(event.id())
+                            .getBytes(StandardCharsets.UTF_8), value, ShipperShapes.BASE);
+                    assertThat(outcomes[1]).as("change %d (%s), before images %s", n, event, beforeImage)
+                            .isEqualTo(outcomes[0]);
+                    assertThat(outcomes[0].deadLetter()).as("change %d", n).isNull();
+                    changes += value == null ? 0 : 1;
+                    tombstones += value == null ? 1 : 0;
+                }
+                String broken = DebeziumRecords.orderChange(new OrderChangeHistory.Event(999, "c", null,
+                        new OrderChangeHistory.Row(1, 100, "new", null, ShipperShapes.BASE)), 0)
+                        .replaceAll("\"total\":\"[^\"]*\"", "\"total\":\"%%%\"");
+                DecisionDifferential.Outcome[] outcomes = both.send(DebeziumRecords.orderKey(999)
+                        .getBytes(StandardCharsets.UTF_8), broken.getBytes(StandardCharsets.UTF_8), ShipperShapes.BASE);
+                assertThat(outcomes[1]).isEqualTo(outcomes[0]);
+                assertThat(outcomes[0].refusal()).isEqualTo("WRONG_KIND");
+                assertThat(both.report().good()).isEqualTo(changes + tombstones);
+            }
+            assertThat(changes).isGreaterThan(500);
+            assertThat(tombstones).isGreaterThan(50);
         }
     }
 
