@@ -191,8 +191,11 @@ public final class MappingCheck {
             }
         }
         if (judgement.setAside() != null) {
-            Decision last = decisions.get(decisions.size() - 1);
-            deadLetter(last instanceof Decision.SetAside ? counts.get(inputs.get(decisions.size() - 1).name()) : null,
+            int by = -1;
+            for (int i = 0; i < decisions.size() && by < 0; i++) {
+                by = decisions.get(i) instanceof Decision.SetAside ? i : -1;
+            }
+            deadLetter(by < 0 ? null : counts.get(inputs.get(by).name()),
                     at, judgement.setAside().refusal(), reason(judgement.setAside()), judgement.setAside().getMessage());
             return new Verdict(judgement, judgement.setAside().getMessage(), judgement.setAside().refusal());
         }

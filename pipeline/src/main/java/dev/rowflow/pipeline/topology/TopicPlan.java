@@ -12,9 +12,10 @@ import java.util.function.Consumer;
 
 /**
  * The declared inputs of one topic, which read it once: what each makes of a record, in
- * declaration order. A record one input sets aside is set aside whole -- no input writes anything
- * of it -- with that input's reason; a record no input takes is set aside too when the topic says
- * so ({@code unrouted=dead-letter}).
+ * declaration order. A record an input sets aside is set aside whole -- no input writes anything
+ * of it -- with the first such input's reason (every input still judges it: whose where does not
+ * take it counts it); a record no input takes is set aside too when the topic says so
+ * ({@code unrouted=dead-letter}).
  *
  * <p>Immutable and thread-safe.
  *
@@ -33,8 +34,7 @@ public record TopicPlan(String topic, List<InputPlan> inputs, boolean unroutedTo
     /**
      * What the inputs make of one record of the topic.
      *
-     * @param decisions each input's decision, in declaration order, up to the one that sets the
-     *                  record aside
+     * @param decisions each input's decision, in declaration order
      * @param setAside  why the record is set aside whole, or null where its decisions are carried
      *                  out
      */
@@ -53,12 +53,16 @@ public record TopicPlan(String topic, List<InputPlan> inputs, boolean unroutedTo
      */
     public Judgement judge(ReadRecord read, RecordSource source, Consumer<Row> store) {
         List<Decision> decisions = new ArrayList<>(inputs.size());
+        InvalidEventException setAside = null;
         for (InputPlan input : inputs) {
             Decision decision = input.decide(read, source, store);
             decisions.add(decision);
-            if (decision instanceof Decision.SetAside aside) {
-                return new Judgement(decisions, aside.reason());
+            if (setAside == null && decision instanceof Decision.SetAside aside) {
+                setAside = aside.reason();
             }
+        }
+        if (setAside != null) {
+            return new Judgement(decisions, setAside);
         }
         if (read != null && unroutedToDeadLetter && decisions.stream().allMatch(Decision.NotTaken.class::isInstance)) {
             return new Judgement(decisions, new InvalidEventException(Refusal.UNROUTED, "where", String.join(" | ", inputs.stream()
