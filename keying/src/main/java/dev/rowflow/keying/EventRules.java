@@ -88,7 +88,8 @@ public final class EventRules {
      * @return {@code invalid value null: the <topic> topic carries no tombstones (null values): <why>}
      */
     public static InvalidEventException tombstone(String topic, String why) {
-        return new InvalidEventException(Refusal.TOMBSTONE, "value", null, "the " + topic + " topic carries no tombstones (null values): "
+        return new InvalidEventException(Refusal.TOMBSTONE,
+                "value", null, "the " + topic + " topic carries no tombstones (null values): "
                 + why);
     }
 }

@@ -108,7 +108,7 @@ final class Conditions {
             }
             if (!(v instanceof String s)) {
                 throw new InvalidEventException(Refusal.WRONG_KIND,
-                    text, describe(v), "is " + RecordTree.kind(v)
+                        text, describe(v), "is " + RecordTree.kind(v)
                         + ", where matches takes text (convert with text(...))");
             }
             return pattern.matcher(s).find();

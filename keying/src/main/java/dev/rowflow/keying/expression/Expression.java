@@ -223,7 +223,7 @@ public final class Expression {
             return false;
         }
         throw new InvalidEventException(Refusal.WRONG_KIND,
-                    text, describe(value), "is " + RecordTree.kind(value)
+                text, describe(value), "is " + RecordTree.kind(value)
                 + ", where a condition (true or false) is expected");
     }
 

@@ -45,7 +45,7 @@ final class Values {
             return a.compareTo(b);
         }
         throw new InvalidEventException(Refusal.WRONG_KIND,
-                    text, describe(l) + " vs " + describe(r), "compares " + RecordTree.kind(l)
+                text, describe(l) + " vs " + describe(r), "compares " + RecordTree.kind(l)
                 + " with " + RecordTree.kind(r) + ": only numbers with numbers and text with text have an order");
     }
 

@@ -104,13 +104,15 @@ public final class DebeziumEnvelope implements RecordFormat {
         }
         Change.Op op = Change.Op.of(text);
         if (op == null) {
-            throw new InvalidEventException(Refusal.NOT_A_CHANGE, "op", text, "is not an operation rowflow applies to rows (c, r, u, d): "
+            throw new InvalidEventException(Refusal.NOT_A_CHANGE,
+                    "op", text, "is not an operation rowflow applies to rows (c, r, u, d): "
                     + "truncates (t) and messages (m) change no single row");
         }
         Map<String, Object> before = image(event, schema, "before");
         Map<String, Object> after = image(event, schema, "after");
         if (op == Change.Op.DELETE && before == null) {
-            throw new InvalidEventException(Refusal.NOT_A_CHANGE, "before", null, "is missing: a delete needs the row's key from its before "
+            throw new InvalidEventException(Refusal.NOT_A_CHANGE,
+                    "before", null, "is missing: a delete needs the row's key from its before "
                     + "image");
         }
         if (op != Change.Op.DELETE && after == null) {
@@ -177,7 +179,8 @@ public final class DebeziumEnvelope implements RecordFormat {
         Object value = event.get(field);
         if (!(value instanceof Map<?, ?> row)) {
             if (value != null && value != RecordTree.NULL) {
-                throw new InvalidEventException(Refusal.NOT_A_CHANGE, field, describe(value), "is not a row image (an object)");
+                throw new InvalidEventException(Refusal.NOT_A_CHANGE,
+                        field, describe(value), "is not a row image (an object)");
             }
             return null;
         }
@@ -244,7 +247,8 @@ public final class DebeziumEnvelope implements RecordFormat {
                 default -> value;
             };
         } catch (RuntimeException e) {
-            throw new InvalidEventException(Refusal.WRONG_KIND, path, describe(value), "is not a valid " + name + " value: " + e.getMessage());
+            throw new InvalidEventException(Refusal.WRONG_KIND,
+                    path, describe(value), "is not a valid " + name + " value: " + e.getMessage());
         }
     }
 

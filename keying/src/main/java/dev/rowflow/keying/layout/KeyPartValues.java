@@ -34,6 +34,7 @@ final class KeyPartValues {
         if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
             return ((Number) value).longValue();
         }
-        throw new InvalidEventException(Refusal.WRONG_KIND, token + " key part", value, "must be a whole number or a time");
+        throw new InvalidEventException(Refusal.WRONG_KIND,
+                token + " key part", value, "must be a whole number or a time");
     }
 }

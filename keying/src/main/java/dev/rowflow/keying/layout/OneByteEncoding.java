@@ -29,7 +29,8 @@ final class OneByteEncoding implements KeyEncoding {
         } else if (value instanceof Number n && n.longValue() >= 0 && n.longValue() < 256) {
             b = n.intValue();
         } else {
-            throw new InvalidEventException(Refusal.OUT_OF_RANGE, "byte part", value, "must be 0..255 or one Latin-1 character");
+            throw new InvalidEventException(Refusal.OUT_OF_RANGE,
+                    "byte part", value, "must be 0..255 or one Latin-1 character");
         }
         dst[offset] = (byte) b;
         return offset + 1;

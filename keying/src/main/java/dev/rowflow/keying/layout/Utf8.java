@@ -31,7 +31,8 @@ final class Utf8 {
             char c = s.charAt(i);
             if (c < 0x80) {
                 if (c == 0 && refuseNul) {
-                    throw new InvalidEventException(Refusal.NOT_ENCODABLE, "text key part", s, "must not contain the NUL character (it ends key parts)");
+                    throw new InvalidEventException(Refusal.NOT_ENCODABLE,
+                            "text key part", s, "must not contain the NUL character (it ends key parts)");
                 }
             } else if (c < 0x800) {
                 bytes += 1;
@@ -39,12 +40,14 @@ final class Utf8 {
                 bytes += 2; // 4 bytes for the pair of 2 chars
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw new InvalidEventException(Refusal.NOT_ENCODABLE, "text key part", s, "has an unpaired surrogate at index " + i
+                throw new InvalidEventException(Refusal.NOT_ENCODABLE,
+                        "text key part", s, "has an unpaired surrogate at index " + i
                         + ", which has no UTF-8 form");
             } else if (c == '\uFFFD') {
                 // What a decoder leaves for bytes that are not UTF-8 (Avro's strings included):
                 // keying it would merge every malformed value into one row.
-                throw new InvalidEventException(Refusal.NOT_ENCODABLE, "text key part", s, "contains U+FFFD at index " + i
+                throw new InvalidEventException(Refusal.NOT_ENCODABLE,
+                        "text key part", s, "contains U+FFFD at index " + i
                         + ": the producer sent bytes that are not UTF-8");
             } else {
                 bytes += 2;

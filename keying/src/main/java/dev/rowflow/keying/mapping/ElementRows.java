@@ -158,7 +158,8 @@ final class ElementRows {
             byte[] rowKey = key.layout.encodeParts(key.values(scope, element, eventTime, eventTime));
             List<dev.rowflow.keying.Cell> cells = columns.cellsOf(scope, element);
             if (cells.isEmpty()) {
-                throw new InvalidEventException(Refusal.EMPTY, "value", null, "makes a row " + spec.name() + " with none of its "
+                throw new InvalidEventException(Refusal.EMPTY,
+                        "value", null, "makes a row " + spec.name() + " with none of its "
                         + "columns (" + spec.columns().stream().map(ColumnSpec::spec).toList() + "): a row needs at "
                         + "least one cell");
             }

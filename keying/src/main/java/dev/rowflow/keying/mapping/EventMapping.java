@@ -255,7 +255,8 @@ public final class EventMapping {
             if (spec.recordTimeWhenMissing()) {
                 return EventRules.eventTime(timePath.text(), recordTimestamp);
             }
-            throw new InvalidEventException(value == null ? Refusal.MISSING : Refusal.NULL, timePath.text(), value, (value == null ? "is missing" : "is null")
+            throw new InvalidEventException(value == null ? Refusal.MISSING : Refusal.NULL,
+                    timePath.text(), value, (value == null ? "is missing" : "is null")
                     + ": it is the event time (the input may use the Kafka record's timestamp instead)");
         }
         return spec.timestamps().apply(timePath.text(), spec.timeFormat().millis(timePath.text(), value),
@@ -325,7 +326,8 @@ public final class EventMapping {
         if (data.timeParts() > 0) {
             Object value = timePath.evaluate(record, source);
             if (value == null || value == RecordTree.NULL) {
-                throw new InvalidEventException(value == null ? Refusal.MISSING : Refusal.NULL, timePath.text(), value, (value == null ? "is missing" : "is null")
+                throw new InvalidEventException(value == null ? Refusal.MISSING : Refusal.NULL,
+                        timePath.text(), value, (value == null ? "is missing" : "is null")
                         + ": the event time is part of the row key, so a delete needs it from the record (or its key)");
             }
             time = spec.timestamps().apply(timePath.text(), spec.timeFormat().millis(timePath.text(), value),

@@ -41,7 +41,8 @@ final class JsonRecordReader {
         try (JsonParser parser = JSON.createParser(bytes)) {
             JsonToken first = parser.nextToken();
             if (first != JsonToken.START_OBJECT) {
-                throw new InvalidEventException(Refusal.UNREADABLE, "value", preview(bytes), first == null ? "is empty, a JSON object is expected"
+                throw new InvalidEventException(Refusal.UNREADABLE,
+                        "value", preview(bytes), first == null ? "is empty, a JSON object is expected"
                         : "is " + describe(first) + ", a JSON object is expected");
             }
             Map<String, Object> record;
@@ -52,18 +53,21 @@ final class JsonRecordReader {
             }
             JsonToken after = parser.nextToken();
             if (after != null) {
-                throw new InvalidEventException(Refusal.UNREADABLE, "value", preview(bytes), "has content after the JSON object at offset "
+                throw new InvalidEventException(Refusal.UNREADABLE,
+                        "value", preview(bytes), "has content after the JSON object at offset "
                         + parser.currentTokenLocation().getByteOffset());
             }
             // Jackson decodes overlong forms and code points past U+10FFFF instead of refusing them.
             int illFormed = illFormedUtf8(bytes);
             if (illFormed >= 0) {
-                throw new InvalidEventException(Refusal.UNREADABLE, "value", preview(bytes), "is not valid UTF-8: ill-formed sequence at offset "
+                throw new InvalidEventException(Refusal.UNREADABLE,
+                        "value", preview(bytes), "is not valid UTF-8: ill-formed sequence at offset "
                         + illFormed);
             }
             return record;
         } catch (JsonProcessingException e) {
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", preview(bytes), "is not valid JSON: " + e.getOriginalMessage()
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", preview(bytes), "is not valid JSON: " + e.getOriginalMessage()
                     + " at offset " + e.getLocation().getByteOffset());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

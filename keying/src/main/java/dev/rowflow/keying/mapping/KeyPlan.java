@@ -152,7 +152,8 @@ final class KeyPlan {
             return l;
         }
         if (value instanceof BigInteger) {
-            throw new InvalidEventException(Refusal.OUT_OF_RANGE, field, value, "is beyond 64 bits, where a whole number is expected");
+            throw new InvalidEventException(Refusal.OUT_OF_RANGE,
+                    field, value, "is beyond 64 bits, where a whole number is expected");
         }
         if (value instanceof BigDecimal decimal) {
             try {

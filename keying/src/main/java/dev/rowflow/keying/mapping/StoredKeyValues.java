@@ -20,7 +20,8 @@ final class StoredKeyValues {
     static Object of(ValueType type, byte[] stored, boolean textual, Expression path) {
         if (type == ValueType.INT32 || type == ValueType.INT64) {
             if (stored.length != (type == ValueType.INT32 ? Integer.BYTES : Long.BYTES)) {
-                throw new InvalidEventException(Refusal.WRONG_KIND, path.text(), stored.length + " bytes", "is stored in a " + type.token()
+                throw new InvalidEventException(Refusal.WRONG_KIND,
+                        path.text(), stored.length + " bytes", "is stored in a " + type.token()
                         + " column of another length");
             }
             long number = type == ValueType.INT32 ? java.nio.ByteBuffer.wrap(stored).getInt()
@@ -38,7 +39,8 @@ final class StoredKeyValues {
             try {
                 return new BigDecimal(text).longValueExact(); // a JSON 200.0 is keyed as 200, stored as "200.0"
             } catch (NumberFormatException | ArithmeticException notWhole) {
-                throw new InvalidEventException(Refusal.WRONG_KIND, path.text(), text, "is stored as text that is not a whole number");
+                throw new InvalidEventException(Refusal.WRONG_KIND,
+                        path.text(), text, "is stored as text that is not a whole number");
             }
         }
     }

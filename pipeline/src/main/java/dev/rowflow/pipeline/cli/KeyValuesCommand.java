@@ -111,7 +111,8 @@ abstract class KeyValuesCommand implements Callable<Integer> {
             number = EventMapping.keyValue(part.field(), new BigDecimal(value), false);
         } catch (NumberFormatException notANumber) {
             if (!time) {
-                throw new InvalidEventException(Refusal.WRONG_KIND, part.field(), value, "is text, where a whole number is expected");
+                throw new InvalidEventException(Refusal.WRONG_KIND,
+                        part.field(), value, "is text, where a whole number is expected");
             }
             try {
                 number = Instant.parse(value).toEpochMilli();

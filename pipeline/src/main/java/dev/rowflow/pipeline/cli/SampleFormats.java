@@ -75,14 +75,16 @@ final class SampleFormats implements AutoCloseable {
     RecordFormat of(byte[] value) {
         if (value.length > 0 && value[0] == 0) {
             if (registry == null) {
-                throw new InvalidEventException(Refusal.UNREADABLE, "value", null, "is in the Schema Registry wire format (magic "
+                throw new InvalidEventException(Refusal.UNREADABLE,
+                        "value", null, "is in the Schema Registry wire format (magic "
                         + "byte 0): sample it with --registry-url");
             }
             return registry;
         }
         if (value.length > 1 && value[0] == (byte) 0xC3 && value[1] == 1) {
             if (avro == null) {
-                throw new InvalidEventException(Refusal.UNREADABLE, "value", null, "is single-object Avro (C3 01): sample it with "
+                throw new InvalidEventException(Refusal.UNREADABLE,
+                        "value", null, "is single-object Avro (C3 01): sample it with "
                         + "--avro-schema");
             }
             return avro;
@@ -103,7 +105,8 @@ final class SampleFormats implements AutoCloseable {
         if (format == json) {
             return jsonChanges;
         }
-        throw new InvalidEventException(Refusal.UNREADABLE, "value", null, "is a change event in single-object Avro, which "
+        throw new InvalidEventException(Refusal.UNREADABLE,
+                "value", null, "is a change event in single-object Avro, which "
                 + "envelope=debezium does not read");
     }
 

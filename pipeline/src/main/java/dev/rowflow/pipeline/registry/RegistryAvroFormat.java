@@ -63,12 +63,14 @@ public final class RegistryAvroFormat extends RegistryFormat<RegistryAvroFormat.
         try {
             record = writer.reader.read(null, decoder);
             if (!decoder.isEnd()) {
-                throw new InvalidEventException(Refusal.UNREADABLE, "value", "(" + bytes.length + " bytes)", "has bytes after the Avro "
+                throw new InvalidEventException(Refusal.UNREADABLE,
+                        "value", "(" + bytes.length + " bytes)", "has bytes after the Avro "
                         + "record of schema id " + id + " (" + writer.schema.getFullName() + ")");
             }
         } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | ClassCastException
                  | NegativeArraySizeException e) {
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", "(" + bytes.length + " bytes)", "does not match its writer schema, "
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", "(" + bytes.length + " bytes)", "does not match its writer schema, "
                     + "id " + id + " (" + writer.schema.getFullName() + "): " + e);
         }
         return new ReadRecord(RecordTree.ofAvro(record), () -> bytes);
@@ -87,7 +89,8 @@ public final class RegistryAvroFormat extends RegistryFormat<RegistryAvroFormat.
         } catch (IllegalArgumentException notAvro) {
             throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, notAvro.getMessage());
         }
-        Schema schema = fetched.orElseThrow(() -> new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id,
+        Schema schema = fetched.orElseThrow(() -> new InvalidEventException(Refusal.UNREADABLE,
+                "value", "schema id " + id,
                 "names a schema the registry does not know (404)"));
         if (schema.getType() != Schema.Type.RECORD) {
             throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "is a " + schema.getType()

@@ -58,7 +58,8 @@ public abstract class RegistryFormat<T> implements RecordFormat {
      */
     protected static int schemaId(byte[] bytes) {
         if (bytes.length < HEADER || bytes[0] != MAGIC) {
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", hex(bytes), "is not in the Schema Registry wire format: it "
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", hex(bytes), "is not in the Schema Registry wire format: it "
                     + (bytes.length < HEADER ? "has " + bytes.length + " bytes, fewer than the 5 of its header"
                     : "starts with 0x" + String.format("%02X", bytes[0] & 0xFF) + " where the magic byte 0 is expected"));
         }
@@ -102,9 +103,11 @@ public abstract class RegistryFormat<T> implements RecordFormat {
      */
     protected final Fetched fetch(int id, String type, String kind) {
         SchemaRegistryClient.RegisteredSchema schema = registry.registeredById(id).orElseThrow(() ->
-                new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "names a schema the registry does not know (404)"));
+                new InvalidEventException(Refusal.UNREADABLE,
+                        "value", "schema id " + id, "names a schema the registry does not know (404)"));
         if (!schema.type().equals(type)) {
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "is a " + schema.type() + " schema, format "
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", "schema id " + id, "is a " + schema.type() + " schema, format "
                     + name + " reads " + kind);
         }
         try {

@@ -109,7 +109,8 @@ public final class RegistryJsonSchemaFormat extends RegistryFormat<JsonSchema> {
         try {
             node = JSON.readTree(body);
         } catch (IOException e) {
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", "(" + bytes.length + " bytes)", "is not JSON after the header "
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", "(" + bytes.length + " bytes)", "is not JSON after the header "
                     + "of schema id " + id + ": " + (e instanceof JsonProcessingException j ? j.getOriginalMessage()
                     : e.getMessage()));
         }
@@ -117,7 +118,8 @@ public final class RegistryJsonSchemaFormat extends RegistryFormat<JsonSchema> {
         if (!errors.isEmpty()) {
             String named = errors.stream().limit(MESSAGES_NAMED).map(ValidationMessage::getMessage)
                     .collect(Collectors.joining("; "));
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", "(" + bytes.length + " bytes)", "does not match its JSON Schema, "
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", "(" + bytes.length + " bytes)", "does not match its JSON Schema, "
                     + "id " + id + ": " + named + (errors.size() > MESSAGES_NAMED
                     ? " (and " + (errors.size() - MESSAGES_NAMED) + " more)" : ""));
         }
@@ -130,7 +132,8 @@ public final class RegistryJsonSchemaFormat extends RegistryFormat<JsonSchema> {
         try {
             return load(id, fetched.schema(), fetched.references());
         } catch (IOException | JsonSchemaException | IllegalArgumentException e) {
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "has a JSON Schema that cannot be loaded: "
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", "schema id " + id, "has a JSON Schema that cannot be loaded: "
                     + e.getMessage());
         }
     }

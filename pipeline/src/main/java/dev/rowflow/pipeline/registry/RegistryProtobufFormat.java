@@ -107,7 +107,8 @@ public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobu
         try {
             indexes = indexes(in);
         } catch (IOException | RuntimeException e) {
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", "(" + bytes.length + " bytes)", "has no message indexes after "
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", "(" + bytes.length + " bytes)", "has no message indexes after "
                     + "the schema id " + id + " (" + writer.file.getName() + "): " + e.getMessage());
         }
         Descriptor type = writer.message(indexes, id);
@@ -115,7 +116,8 @@ public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobu
         try {
             tree = ProtobufTree.read(type, in);
         } catch (IOException | RuntimeException e) {
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", "(" + bytes.length + " bytes)", "is not a " + type.getFullName()
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", "(" + bytes.length + " bytes)", "is not a " + type.getFullName()
                     + " message of schema id " + id + ": " + e.getMessage());
         }
         return new ReadRecord(tree, () -> bytes);
@@ -145,11 +147,13 @@ public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobu
             file = fileDescriptor("schema-" + id + ".proto", fetched.schema(), fetched.references());
         } catch (RuntimeException | DescriptorValidationException e) {
             // wire-schema's parser and linker throw their own unchecked exceptions for a schema they cannot take
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "has a Protobuf schema that cannot be read: "
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", "schema id " + id, "has a Protobuf schema that cannot be read: "
                     + e.getMessage());
         }
         if (file.getMessageTypes().isEmpty()) {
-            throw new InvalidEventException(Refusal.UNREADABLE, "value", "schema id " + id, "has a Protobuf schema without messages");
+            throw new InvalidEventException(Refusal.UNREADABLE,
+                    "value", "schema id " + id, "has a Protobuf schema without messages");
         }
         return new Writer(file);
     }
@@ -206,7 +210,8 @@ public final class RegistryProtobufFormat extends RegistryFormat<RegistryProtobu
             Descriptor type = null;
             for (int index : indexes) {
                 if (index < 0 || index >= level.size()) {
-                    throw new InvalidEventException(Refusal.UNREADABLE, "value", "message indexes " + Arrays.toString(indexes),
+                    throw new InvalidEventException(Refusal.UNREADABLE,
+                            "value", "message indexes " + Arrays.toString(indexes),
                             "name no message of schema id " + id + " (" + file.getName() + ")");
                 }
                 type = level.get(index);

@@ -135,7 +135,8 @@ public final class JoinTopology {
     private static KTable<byte[], Map<String, Object>> changes(KStream<byte[], ReadRecord> stream, String input) {
         return stream.mapValues((key, read) -> {
                     if (key == null) {
-                        throw new InvalidEventException(Refusal.MISSING, "key", null, "is missing: a change event of input " + input
+                        throw new InvalidEventException(Refusal.MISSING,
+                                "key", null, "is missing: a change event of input " + input
                                 + ", which joins another, must be keyed by its row's primary key, as CDC "
                                 + "connectors key them");
                     }

@@ -65,7 +65,8 @@ public record TopicPlan(String topic, List<InputPlan> inputs, boolean unroutedTo
             return new Judgement(decisions, setAside);
         }
         if (read != null && unroutedToDeadLetter && decisions.stream().allMatch(Decision.NotTaken.class::isInstance)) {
-            return new Judgement(decisions, new InvalidEventException(Refusal.UNROUTED, "where", String.join(" | ", inputs.stream()
+            return new Judgement(decisions, new InvalidEventException(Refusal.UNROUTED,
+                    "where", String.join(" | ", inputs.stream()
                     .map(input -> input.input() + ": " + input.where()).toList()), "no input of topic " + topic
                     + " takes it (unrouted=dead-letter)"));
         }
