@@ -4,6 +4,7 @@ import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.expression.Expression.Kind;
 import dev.rowflow.keying.expression.Nodes.Call;
+import dev.rowflow.keying.logical.LogicalType;
 import dev.rowflow.keying.mapping.RecordSource;
 import dev.rowflow.keying.mapping.RecordTree;
 import org.apache.commons.codec.digest.DigestUtils;
@@ -220,6 +221,19 @@ enum Functions {
             throw new InvalidEventException(Refusal.WRONG_KIND,
                     c.text(), describe(v), "is " + RecordTree.kind(v)
                     + (v instanceof String ? " that is not a number" : "") + ", where number takes text of a number");
+        }
+    },
+    CONVERT("convert",
+            "the value in the form of a logical type (a literal): `date`, `time-millis`, `time-micros`, `time-nanos`, "
+                    + "`time-zoned`, `timestamp-millis`, `timestamp-micros`, `timestamp-nanos`, `timestamp-zoned`, "
+                    + "`year`, `decimal(p,s)`, `decimal`, `interval-micros`, `interval` -- from the units since the "
+                    + "epoch or midnight, base64 unscaled bytes, or the text of such a form; times and timestamps in "
+                    + "UTC with every digit of the unit (docs/cdc.md, Logical types)",
+            "convert(1709208000000000, 'timestamp-micros')", "'2024-02-29T12:00:00.000000Z'",
+            Kind.ANY, false, Kind.ANY, Kind.TEXT) {
+        @Override
+        Object apply(Call c, Map<String, Object> r, RecordSource s) {
+            return ((LogicalType) c.constant()).convert(c.text(), c.arg(0, r, s));
         }
     },
     MD5("md5",

@@ -13,6 +13,7 @@ import dev.rowflow.keying.expression.Nodes.Element;
 import dev.rowflow.keying.expression.Nodes.Literal;
 import dev.rowflow.keying.expression.Nodes.PathNode;
 import dev.rowflow.keying.expression.Nodes.SourceNode;
+import dev.rowflow.keying.logical.LogicalType;
 import dev.rowflow.keying.mapping.FieldPath;
 
 import java.math.BigDecimal;
@@ -334,6 +335,16 @@ final class Parser {
                 group = n.intValue();
             }
             constant = new Extract(compiled, group);
+        }
+        if (fn == Functions.CONVERT) {
+            if (!(args.get(1) instanceof Literal type) || !(type.value() instanceof String typeName)) {
+                throw new ParseRefusal(text + ": the type of convert must be a 'literal', one of " + LogicalType.NAMES, null);
+            }
+            try {
+                constant = LogicalType.parse(typeName);
+            } catch (IllegalArgumentException e) {
+                throw new ParseRefusal(text + ": " + e.getMessage(), null);
+            }
         }
         if (fn == Functions.EXISTS && !(args.get(0) instanceof PathNode || args.get(0) instanceof SourceNode)) {
             throw new ParseRefusal(text + ": exists takes a path or a source", null);

@@ -2,19 +2,14 @@ package dev.rowflow.keying.format;
 
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Refusal;
+import dev.rowflow.keying.logical.LogicalType;
 import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.SchemaKind;
 import dev.rowflow.keying.mapping.RecordTree;
 import org.apache.avro.Schema;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalTime;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,20 +50,24 @@ public final class DebeziumEnvelope implements RecordFormat {
     private final RecordFormat inner;
     private final Function<byte[], Schema> writerSchema;
     private final Map<Schema, Map<String, Object>> connectSchemas = new ConcurrentHashMap<>();
+    private final Map<String, LogicalType> declared;
 
     /** Change events in JSON, as Kafka Connect's {@code JsonConverter} writes them. */
     public DebeziumEnvelope(RecordFormat inner) {
-        this(inner, null);
+        this(inner, null, Map.of());
     }
 
     /**
-     * Change events in Avro, as Kafka Connect's Avro converters write them.
+     * Change events in JSON or Avro.
      *
-     * @param writerSchema the Avro schema a record was written with
+     * @param writerSchema the Avro schema a record was written with; null for JSON
+     * @param declared     the logical type of each column (a row image's field) whose schema names none, or that
+     *                     comes without a schema ({@code input.<name>.types})
      */
-    public DebeziumEnvelope(RecordFormat inner, Function<byte[], Schema> writerSchema) {
+    public DebeziumEnvelope(RecordFormat inner, Function<byte[], Schema> writerSchema, Map<String, LogicalType> declared) {
         this.inner = inner;
         this.writerSchema = writerSchema;
+        this.declared = Map.copyOf(declared);
     }
 
     @Override
@@ -175,7 +174,7 @@ public final class DebeziumEnvelope implements RecordFormat {
     }
 
     /** The row image {@code field} of the event, its logical values decoded where the schema names them; null if none. */
-    private static Map<String, Object> image(Map<String, Object> event, Map<String, Object> schema, String field) {
+    private Map<String, Object> image(Map<String, Object> event, Map<String, Object> schema, String field) {
         Object value = event.get(field);
         if (!(value instanceof Map<?, ?> row)) {
             if (value != null && value != RecordTree.NULL) {
@@ -185,7 +184,7 @@ public final class DebeziumEnvelope implements RecordFormat {
             return null;
         }
         Map<String, Object> fieldSchema = schema == null ? null : fieldSchema(schema, field);
-        return fieldSchema == null ? cast(row) : decode(field, cast(row), fieldSchema);
+        return fieldSchema == null && declared.isEmpty() ? cast(row) : decode(field, cast(row), fieldSchema, true);
     }
 
     /** The schema of struct field {@code name} in a Connect struct schema, or null. */
@@ -200,83 +199,50 @@ public final class DebeziumEnvelope implements RecordFormat {
         return null;
     }
 
-    /** A copy of a struct value with every logical value its schema names decoded. */
-    private static Map<String, Object> decode(String path, Map<String, Object> row, Map<String, Object> schema) {
+    /**
+     * A copy of a row image (or a struct in it) with every logical value its schema names decoded,
+     * and where it names none (or there is no schema), the type declared for the image's column.
+     */
+    private Map<String, Object> decode(String path, Map<String, Object> row, Map<String, Object> schema, boolean image) {
         Map<String, Object> decoded = new LinkedHashMap<>(row);
-        if (schema.get("fields") instanceof List<?> fields) {
+        if (schema != null && schema.get("fields") instanceof List<?> fields) {
             for (Object field : fields) {
                 if (field instanceof Map<?, ?> f && f.get("field") instanceof String name && decoded.containsKey(name)) {
-                    decoded.put(name, value(path + "." + name, decoded.get(name), cast(f)));
+                    decoded.put(name, value(path + "." + name, image ? name : null, decoded.get(name), cast(f)));
+                }
+            }
+        }
+        if (image) {
+            for (Map.Entry<String, LogicalType> column : declared.entrySet()) {
+                String name = column.getKey();
+                if (decoded.containsKey(name) && (schema == null || fieldSchema(schema, name) == null)) {
+                    decoded.put(name, column.getValue().convert(path + "." + name, decoded.get(name)));
                 }
             }
         }
         return decoded;
     }
 
-    private static Object value(String path, Object value, Map<String, Object> schema) {
+    private Object value(String path, String column, Object value, Map<String, Object> schema) {
         if (value == null || value == RecordTree.NULL) {
             return value;
         }
-        Object name = schema.get("name");
+        LogicalType type;
         try {
-            if (name == null) {
-                return "struct".equals(schema.get("type")) && value instanceof Map<?, ?> nested
-                        ? decode(path, cast(nested), schema) : value;
-            }
-            return switch ((String) name) {
-                case "org.apache.kafka.connect.data.Decimal" -> value instanceof BigDecimal decimal ? decimal
-                        : new BigDecimal(new BigInteger(unscaled(value)), scale(schema));
-                case "io.debezium.data.VariableScaleDecimal" -> {
-                    Map<String, Object> parts = cast((Map<?, ?>) value);
-                    yield new BigDecimal(new BigInteger(unscaled(parts.get("value"))),
-                            ((Number) parts.get("scale")).intValue());
-                }
-                case "org.apache.kafka.connect.data.Timestamp", "io.debezium.time.Timestamp" ->
-                        Instant.ofEpochMilli(whole(value)).toString();
-                case "io.debezium.time.MicroTimestamp" -> Instant.EPOCH.plusNanos(Math.multiplyExact(whole(value), 1_000L))
-                        .toString();
-                case "io.debezium.time.NanoTimestamp" -> Instant.EPOCH.plusNanos(whole(value)).toString();
-                case "org.apache.kafka.connect.data.Date", "io.debezium.time.Date" -> value instanceof String date
-                        ? LocalDate.parse(date).toString() // read by Avro's date logical type already
-                        : LocalDate.ofEpochDay(whole(value)).toString();
-                case "org.apache.kafka.connect.data.Time", "io.debezium.time.Time" ->
-                        LocalTime.ofNanoOfDay(Math.multiplyExact(whole(value), 1_000_000L)).toString();
-                case "io.debezium.time.MicroTime" -> LocalTime.ofNanoOfDay(Math.multiplyExact(whole(value), 1_000L))
-                        .toString();
-                case "io.debezium.time.NanoTime" -> LocalTime.ofNanoOfDay(whole(value)).toString();
-                default -> value;
-            };
+            type = !(schema.get("name") instanceof String name) ? null
+                    : LogicalType.ofConnect(name, schema.get("parameters") instanceof Map<?, ?> p ? p : null);
         } catch (RuntimeException e) {
-            throw new InvalidEventException(Refusal.WRONG_KIND,
-                    path, describe(value), "is not a valid " + name + " value: " + e.getMessage());
+            throw new InvalidEventException(Refusal.WRONG_KIND, path, describe(value),
+                    "has a schema rowflow cannot read: " + e.getMessage());
         }
-    }
-
-    /** A decimal's unscaled bytes: base64 text in JSON, bytes in Avro. */
-    private static byte[] unscaled(Object value) {
-        return value instanceof byte[] bytes ? bytes : Base64.getDecoder().decode((String) value);
-    }
-
-    private static int scale(Map<String, Object> schema) {
-        Object parameters = schema.get("parameters");
-        Object scale = parameters instanceof Map<?, ?> p ? p.get("scale") : null;
-        if (scale == null) {
-            throw new IllegalArgumentException("the schema gives no scale");
+        if (type == null && column != null) {
+            type = declared.get(column);
         }
-        return Integer.parseInt(scale.toString());
-    }
-
-    private static long whole(Object value) {
-        if (value instanceof Long l) {
-            return l;
+        if (type != null) {
+            return type.convert(path, value);
         }
-        if (value instanceof Integer i) {
-            return i;
-        }
-        if (value instanceof BigDecimal decimal) {
-            return decimal.longValueExact();
-        }
-        throw new IllegalArgumentException("a whole number is expected");
+        return "struct".equals(schema.get("type")) && value instanceof Map<?, ?> nested
+                ? decode(path, cast(nested), schema, false) : value;
     }
 
     private static Object describe(Object value) {

@@ -70,8 +70,8 @@ class DebeziumEnvelopeTest {
         assertThat(read.tree().get("total")).isEqualTo(new BigDecimal("123.45"));
         assertThat(read.tree().get("created_at")).isEqualTo("2026-11-22T08:00:00.123456Z");
         assertThat(read.tree().get("ship_date")).isEqualTo(java.time.LocalDate.ofEpochDay(20414).toString());
-        assertThat(read.tree().get("slot")).isEqualTo("08:30");
-        assertThat(read.tree().get("updated_at")).isEqualTo("2026-11-22T08:00:00.123456Z");
+        assertThat(read.tree().get("slot")).isEqualTo("08:30:00.000000");
+        assertThat(read.tree().get("updated_at")).isEqualTo("2026-11-22T08:00:00.123456000Z");
         assertThat(read.tree().get("weight")).isEqualTo(new BigDecimal("-0.002"));
         assertThat(read.change().source()).containsEntry("lsn", 24023128L).containsEntry("table", "orders");
     }
@@ -83,6 +83,33 @@ class DebeziumEnvelopeTest {
         assertThat(read.change().op()).isEqualTo(Change.Op.READ);
         assertThat(read.tree().get("total")).isEqualTo("MDk=");
         assertThat(read.tree().get("created_at")).isEqualTo(1795334400123456L);
+    }
+
+    @Test
+    void shouldReadThePayloadAloneAsTheSchemaWouldWhereTheColumnsTypesAreDeclared() {
+        Map<String, dev.rowflow.keying.logical.LogicalType> declared = new java.util.LinkedHashMap<>();
+        for (String entry : ("total:decimal(10,2) created_at:timestamp-micros ship_date:date slot:time-micros "
+                + "updated_at:timestamp-zoned weight:decimal").split(" ")) {
+            String[] parts = entry.split(":");
+            declared.put(parts[0], dev.rowflow.keying.logical.LogicalType.parse(parts[1]));
+        }
+        DebeziumEnvelope typed = new DebeziumEnvelope(new JsonFormat(), null, declared);
+        // A zero fraction: the digits of its unit are written all the same.
+        String row = ROW.replace("1795334400123456", "1709208000000000");
+        String before = ROW.replace("\"status\":\"new\"", "\"status\":\"paid\"");
+
+        ReadRecord plain = typed.read(withoutSchema(payload("u", before, row)));
+        ReadRecord schema = format.read(withSchema(payload("u", before, row)));
+        ReadRecord both = typed.read(withSchema(payload("u", before, row)));
+
+        assertThat(plain.tree()).isEqualTo(schema.tree()).isEqualTo(both.tree());
+        assertThat(plain.change().before()).isEqualTo(schema.change().before());
+        assertThat(plain.tree().get("created_at")).isEqualTo("2024-02-29T12:00:00.000000Z");
+        assertThat(plain.tree().get("total")).isEqualTo(new BigDecimal("123.45"));
+        for (String column : declared.keySet()) {
+            assertThat(RecordTree.cellBytes(plain.tree().get(column))).as(column)
+                    .isEqualTo(RecordTree.cellBytes(schema.tree().get(column)));
+        }
     }
 
     @Test
@@ -112,8 +139,7 @@ class DebeziumEnvelopeTest {
         assertRefused(withoutSchema(payload("u", ROW, "null")), "invalid after null: is missing: an update needs the "
                 + "row's after image");
         assertRefused(withSchema(payload("c", "null", ROW.replace("\"MDk=\"", "\"not base64!\""))),
-                "invalid after.total 'not base64!': is not a valid org.apache.kafka.connect.data.Decimal value: Illegal "
-                        + "base64 character 20");
+                "invalid after.total 'not base64!': is not a decimal(10,2) value: Illegal base64 character 20");
         assertRefused(withoutSchema(payload("c", "null", "[1]")), "invalid after '[1]': is not a row image (an object)");
     }
 
@@ -177,7 +203,7 @@ class DebeziumEnvelopeTest {
                 .set("op", "c")
                 .build();
         AvroFormat avro = new AvroFormat(AVRO_ENVELOPE, java.util.List.of());
-        DebeziumEnvelope envelope = new DebeziumEnvelope(avro, bytes -> AVRO_ENVELOPE);
+        DebeziumEnvelope envelope = new DebeziumEnvelope(avro, bytes -> AVRO_ENVELOPE, Map.of());
         byte[] bytes = SingleObject.encode(new org.apache.avro.message.BinaryMessageEncoder<>(AvroFormat.MODEL,
                 AVRO_ENVELOPE), event);
 

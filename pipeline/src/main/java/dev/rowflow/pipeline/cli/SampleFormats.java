@@ -47,7 +47,7 @@ final class SampleFormats implements AutoCloseable {
                 reader = null;
             }
             registry = new RegistryAvroFormat(client, reader, 1000);
-            registryChanges = new DebeziumEnvelope(registry, registry::writerSchema);
+            registryChanges = new DebeziumEnvelope(registry, registry::writerSchema, java.util.Map.of());
             registryLines.add("format=" + RegistryAvroFormat.NAME);
             registryLines.add("registry.url=" + String.join(",", registryUrls.stream().map(URI::toString)
                     .toList()));

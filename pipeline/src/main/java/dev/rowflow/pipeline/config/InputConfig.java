@@ -4,6 +4,7 @@ import java.net.URISyntaxException;
 import java.net.URI;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.DebeziumEnvelope;
+import dev.rowflow.keying.logical.LogicalType;
 import dev.rowflow.keying.mapping.MappingException;
 import dev.rowflow.keying.mapping.MappingSpec;
 import dev.rowflow.sinks.hbase.FamilySettings;
@@ -99,6 +100,8 @@ public final class InputConfig extends AbstractConfig {
     /** The name under which the joined row's fields appear in this input's records. */
     public static final String JOIN_AS = "join.as";
     /** Whether change events carry the whole row before each update and delete. */
+    /** With envelope=debezium: the logical type of columns whose change events carry no schema. */
+    public static final String TYPES = "types";
     public static final String BEFORE_IMAGE = "before.image";
     public static final String BEFORE_IMAGE_FULL = "full";
     public static final String BEFORE_IMAGE_PARTIAL = "partial";
@@ -220,6 +223,26 @@ public final class InputConfig extends AbstractConfig {
         return getString(ENVELOPE).equals(DebeziumEnvelope.NAME);
     }
 
+    /**
+     * The logical type declared per column of a change event's row image ({@code types}: {@code column:type, ...}),
+     * read where the event's schema names none; empty if none is declared.
+     *
+     * @throws ConfigException naming the key and the entry, for an entry that is not {@code column:type} of a
+     *                         known type, a column declared twice, or types on an input that is not of change events
+     */
+    public Map<String, LogicalType> declaredTypes() {
+        String declared = getString(TYPES).strip();
+        if (!declared.isEmpty() && !changeEvents()) {
+            throw new ConfigException(key(TYPES), declared, "types are declared for the columns of change events "
+                    + "(" + key(ENVELOPE) + "=debezium); convert a field of an event with convert(path, 'type') in a column");
+        }
+        try {
+            return LogicalType.parseColumns(declared);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(key(TYPES), declared, e.getMessage());
+        }
+    }
+
     /** Whether change events carry every column's old value ({@code before.image=full}). */
     public boolean fullBeforeImages() {
         return getString(BEFORE_IMAGE).equals(BEFORE_IMAGE_FULL);
@@ -254,7 +277,7 @@ public final class InputConfig extends AbstractConfig {
     public Map<String, Object> readSettings() {
         Map<String, Object> settings = new java.util.LinkedHashMap<>();
         for (String key : List.of(FORMAT, AVRO_SCHEMAS, REGISTRY_URL, REGISTRY_READER_SCHEMA, REGISTRY_READER_SUBJECT,
-                DEAD_LETTER_TOPIC, UNROUTED, TOMBSTONES, ENVELOPE)) {
+                DEAD_LETTER_TOPIC, UNROUTED, TOMBSTONES, ENVELOPE, TYPES)) {
             settings.put(key, key.equals(DEAD_LETTER_TOPIC) ? deadLetterTopic()
                     : key.equals(TOMBSTONES) ? tombstones() : get(key));
         }

@@ -2,6 +2,7 @@ package dev.rowflow.pipeline.config;
 
 import dev.rowflow.keying.format.AvroFormat;
 import dev.rowflow.keying.format.DebeziumEnvelope;
+import dev.rowflow.keying.logical.LogicalType;
 import dev.rowflow.keying.format.JsonFormat;
 import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.mapping.TimeFormat;
@@ -138,6 +139,12 @@ final class InputDefinition {
                                 + "reads and updates make the data row that image (a null column has no cell) and move "
                                 + "its index rows, deletes delete it (docs/cdc.md). Tombstones are then ignored unless "
                                 + "tombstones says otherwise. Inputs on one topic must agree.")
+                .define(TYPES, Type.STRING, "", Importance.MEDIUM, "With envelope=debezium, the logical type of "
+                                + "columns of the row images whose events carry no schema (JsonConverter with "
+                                + "schemas.enable=false): column:type, ... with types " + LogicalType.NAMES + ", e.g. "
+                                + "total:decimal(10,2), created_at:timestamp-micros. Each is then written as the "
+                                + "schema's logical type would be, so both converter shapes give the same rows; where "
+                                + "an event's schema names a type, the schema's applies (docs/cdc.md). Empty: none.")
                 .define(BEFORE_IMAGE, Type.STRING, BEFORE_IMAGE_PARTIAL, ConfigDef.ValidString.in(BEFORE_IMAGE_PARTIAL,
                                 BEFORE_IMAGE_FULL), Importance.MEDIUM, "With envelope=debezium, what the before "
                                 + "image of an update or delete holds. partial: what the database logs by default "

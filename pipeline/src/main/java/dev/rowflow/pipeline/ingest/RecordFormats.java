@@ -4,6 +4,7 @@ import dev.rowflow.keying.format.AvroFormat;
 import dev.rowflow.keying.format.DebeziumEnvelope;
 import dev.rowflow.keying.format.JsonFormat;
 import dev.rowflow.keying.format.RecordFormat;
+import dev.rowflow.keying.logical.LogicalType;
 import dev.rowflow.pipeline.config.InputConfig;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
 import dev.rowflow.pipeline.registry.RegistryJsonSchemaFormat;
@@ -18,6 +19,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -36,13 +38,14 @@ final class RecordFormats {
      */
     static RecordFormat open(InputConfig input) {
         String name = input.getString(InputConfig.FORMAT);
+        Map<String, LogicalType> types = input.declaredTypes();
         if (input.changeEvents()) {
             if (name.equals(JsonFormat.NAME)) {
-                return new DebeziumEnvelope(new JsonFormat());
+                return new DebeziumEnvelope(new JsonFormat(), null, types);
             }
             if (name.equals(RegistryAvroFormat.NAME)) {
                 RegistryAvroFormat avro = registry(input);
-                return new DebeziumEnvelope(avro, avro::writerSchema);
+                return new DebeziumEnvelope(avro, avro::writerSchema, types);
             }
             throw new ConfigException(input.key(InputConfig.ENVELOPE), DebeziumEnvelope.NAME, "change events are "
                     + "read from format json (Kafka Connect's JsonConverter, with or without schemas) or avro-registry "

@@ -224,6 +224,27 @@ class InputConfigTest {
     }
 
     @Test
+    void shouldTakeTheColumnsTypesOfChangeEventsAndRefuseMistakesNamingTheKey() {
+        Map<String, String> cdc = app("input.app.envelope", "debezium",
+                "input.app.types", "total:decimal(10, 2), created_at : timestamp-micros");
+        assertThat(new RowflowConfig(cdc).inputs().get(0).declaredTypes()).containsExactly(
+                Map.entry("total", dev.rowflow.keying.logical.LogicalType.parse("decimal(10,2)")),
+                Map.entry("created_at", dev.rowflow.keying.logical.LogicalType.parse("timestamp-micros")));
+        plan(cdc).close();
+
+        refused(app("input.app.types", "total:decimal(10,2)"), "Invalid value total:decimal(10,2) for configuration "
+                + "input.app.types: types are declared for the columns of change events (input.app.envelope=debezium); "
+                + "convert a field of an event with convert(path, 'type') in a column");
+        refused(app("input.app.envelope", "debezium", "input.app.types", "created_at:timestamp"), "Invalid value "
+                + "created_at:timestamp for configuration input.app.types: 'timestamp' is not a type: the types are "
+                + dev.rowflow.keying.logical.LogicalType.NAMES);
+        refused(app("input.app.envelope", "debezium", "input.app.types", "decimal(10,2)"), "Invalid value "
+                + "decimal(10,2) for configuration input.app.types: 'decimal(10,2)' is not column:type");
+        refused(app("input.app.envelope", "debezium", "input.app.types", "a:date, a:year"), "Invalid value "
+                + "a:date, a:year for configuration input.app.types: column a is declared twice");
+    }
+
+    @Test
     void shouldTakeFullBeforeImagesOnlyOfChangeEventsAndIndexesWhoseRowsTheyFind() {
         Map<String, String> full = app("input.app.envelope", "debezium", "input.app.before.image", "full",
                 "input.app.index.host.key", "host.name:text, message:text");

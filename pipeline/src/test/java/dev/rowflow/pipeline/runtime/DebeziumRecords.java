@@ -22,7 +22,19 @@ public final class DebeziumRecords {
      * (the full before image, decimals as text).
      */
     public static String orderChange(OrderChangeHistory.Event event, int n) {
-        boolean postgres = n % 2 == 0;
+        return change(event, n, n % 2 == 0, n % 2 == 0);
+    }
+
+    /**
+     * One change of an order as the PostgreSQL connector writes it (no before image of an update),
+     * through JsonConverter with {@code schemas.enable} as {@code schemas} says: the same payload
+     * either way, decimals as base64 unscaled bytes and times in µs.
+     */
+    public static String postgresChange(OrderChangeHistory.Event event, int n, boolean schemas) {
+        return change(event, n, true, schemas);
+    }
+
+    private static String change(OrderChangeHistory.Event event, int n, boolean postgres, boolean schemas) {
         String op = event.op();
         long id = event.id();
         OrderChangeHistory.Row before = event.before();
@@ -38,7 +50,7 @@ public final class DebeziumRecords {
         String payload = "{\"before\":" + (before == null || postgres && op.equals("u") ? "null" : orderRow(id, before,
                 postgres)) + ",\"after\":" + (after == null ? "null" : orderRow(id, after, postgres)) + ",\"source\":"
                 + source + ",\"op\":\"" + op + "\",\"ts_ms\":" + (ts + 5) + ",\"transaction\":null}";
-        if (!postgres) {
+        if (!schemas) {
             return payload;
         }
         String row = "{\"type\":\"struct\",\"optional\":true,\"name\":\"shop.public.orders.Value\",\"fields\":["
