@@ -8,6 +8,17 @@ import java.util.Objects;
  * row's, so all cells an event writes carry its event time.
  */
 public final class Cell {
+    /**
+     * The text a change event carries for a column whose value it does not have:
+     * Debezium's {@code unavailable.value.placeholder} default, sent for a PostgreSQL column stored
+     * out of line (TOAST) that the change left as it was. A replacing row's cell of this value
+     * keeps the stored cell's value (and is written with none where nothing is stored): it is never
+     * written as a value.
+     */
+    public static final String UNAVAILABLE = "__debezium_unavailable_value";
+
+    private static final byte[] UNAVAILABLE_BYTES = UNAVAILABLE.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
     private final byte[] family;
     private final byte[] qualifier;
     private final byte[] value;
@@ -16,6 +27,11 @@ public final class Cell {
         this.family = Objects.requireNonNull(family, "family");
         this.qualifier = Objects.requireNonNull(qualifier, "qualifier");
         this.value = Objects.requireNonNull(value, "value");
+    }
+
+    /** Whether the value is {@link #UNAVAILABLE}: the change did not carry it. */
+    public boolean unavailable() {
+        return Arrays.equals(value, UNAVAILABLE_BYTES);
     }
 
     public byte[] family() {

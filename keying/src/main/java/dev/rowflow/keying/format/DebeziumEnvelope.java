@@ -1,5 +1,6 @@
 package dev.rowflow.keying.format;
 
+import dev.rowflow.keying.Cell;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.logical.LogicalType;
@@ -51,6 +52,8 @@ public final class DebeziumEnvelope implements RecordFormat {
     private final Function<byte[], Schema> writerSchema;
     private final Map<Schema, Map<String, Object>> connectSchemas = new ConcurrentHashMap<>();
     private final Map<String, LogicalType> declared;
+    private static final byte[] UNAVAILABLE_BYTES = Cell.UNAVAILABLE.getBytes(StandardCharsets.UTF_8);
+    private static final String UNAVAILABLE_BASE64 = java.util.Base64.getEncoder().encodeToString(UNAVAILABLE_BYTES);
 
     /** Change events in JSON, as Kafka Connect's {@code JsonConverter} writes them. */
     public DebeziumEnvelope(RecordFormat inner) {
@@ -184,7 +187,30 @@ public final class DebeziumEnvelope implements RecordFormat {
             return null;
         }
         Map<String, Object> fieldSchema = schema == null ? null : fieldSchema(schema, field);
-        return fieldSchema == null && declared.isEmpty() ? cast(row) : decode(field, cast(row), fieldSchema, true);
+        Map<String, Object> image = unavailableAsPlaceholder(cast(row));
+        return fieldSchema == null && declared.isEmpty() ? image : decode(field, image, fieldSchema, true);
+    }
+
+    /**
+     * The image with each value Debezium did not have -- {@link Cell#UNAVAILABLE} as text, as the
+     * base64 of its bytes (a {@code bytea} column in JSON) or its bytes, or an array of it alone --
+     * as that text, the one value the sink keeps the stored cell for; the image itself if it has none.
+     */
+    private static Map<String, Object> unavailableAsPlaceholder(Map<String, Object> image) {
+        Map<String, Object> copy = null;
+        for (Map.Entry<String, Object> column : image.entrySet()) {
+            Object value = column.getValue();
+            boolean unavailable = value instanceof String text ? text.equals(UNAVAILABLE_BASE64)
+                    : value instanceof byte[] bytes ? java.util.Arrays.equals(bytes, UNAVAILABLE_BYTES)
+                    : value instanceof List<?> list && list.size() == 1 && Cell.UNAVAILABLE.equals(list.get(0));
+            if (unavailable) {
+                if (copy == null) {
+                    copy = new LinkedHashMap<>(image);
+                }
+                copy.put(column.getKey(), Cell.UNAVAILABLE);
+            }
+        }
+        return copy == null ? image : copy;
     }
 
     /** The schema of struct field {@code name} in a Connect struct schema, or null. */
@@ -215,7 +241,8 @@ public final class DebeziumEnvelope implements RecordFormat {
         if (image) {
             for (Map.Entry<String, LogicalType> column : declared.entrySet()) {
                 String name = column.getKey();
-                if (decoded.containsKey(name) && (schema == null || fieldSchema(schema, name) == null)) {
+                if (decoded.containsKey(name) && (schema == null || fieldSchema(schema, name) == null)
+                        && !Cell.UNAVAILABLE.equals(decoded.get(name))) {
                     decoded.put(name, column.getValue().convert(path + "." + name, decoded.get(name)));
                 }
             }
@@ -224,7 +251,7 @@ public final class DebeziumEnvelope implements RecordFormat {
     }
 
     private Object value(String path, String column, Object value, Map<String, Object> schema) {
-        if (value == null || value == RecordTree.NULL) {
+        if (value == null || value == RecordTree.NULL || Cell.UNAVAILABLE.equals(value)) {
             return value;
         }
         LogicalType type;

@@ -113,6 +113,24 @@ class DebeziumEnvelopeTest {
     }
 
     @Test
+    void shouldGiveEveryShapeOfDebeziumsUnavailableValueAsItsPlaceholderUntyped() {
+        // A TOASTed text, bytea (base64 in JSON) and array the update left unchanged, and a declared type over one.
+        String base64 = java.util.Base64.getEncoder().encodeToString(
+                dev.rowflow.keying.Cell.UNAVAILABLE.getBytes(StandardCharsets.UTF_8));
+        String row = "{\"id\":1,\"bio\":\"__debezium_unavailable_value\",\"photo\":\"" + base64
+                + "\",\"tags\":[\"__debezium_unavailable_value\"],\"seen\":\"__debezium_unavailable_value\"}";
+        DebeziumEnvelope typed = new DebeziumEnvelope(new JsonFormat(), null,
+                Map.of("seen", dev.rowflow.keying.logical.LogicalType.parse("timestamp-micros")));
+
+        Map<String, Object> after = typed.read(withoutSchema(payload("u", "null", row))).tree();
+
+        assertThat(after).containsEntry("bio", dev.rowflow.keying.Cell.UNAVAILABLE)
+                .containsEntry("photo", dev.rowflow.keying.Cell.UNAVAILABLE)
+                .containsEntry("tags", dev.rowflow.keying.Cell.UNAVAILABLE)
+                .containsEntry("seen", dev.rowflow.keying.Cell.UNAVAILABLE);
+    }
+
+    @Test
     void shouldGiveTheBeforeImageOfADeleteAndBothOfAnUpdate() {
         String shipped = ROW.replace("\"status\":\"new\"", "\"status\":\"shipped\"");
         ReadRecord update = format.read(withSchema(payload("u", ROW, shipped)));

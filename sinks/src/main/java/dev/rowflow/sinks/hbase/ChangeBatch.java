@@ -48,7 +48,9 @@ import java.util.function.Function;
  *       before it;</li>
  *   <li>the index deletes of the batch are sent, then its data deletes -- synchronously, outside
  *       the mutators' batches, so a later Put of the row never shares a sequence id with them --
- *       and only then the new images are given to the mutators (data row first).</li>
+ *       and only then the new images are given to the mutators (data row first). A cell of the new
+ *       data row whose value is {@link Cell#UNAVAILABLE} (a column the change did not carry) is
+ *       written with the value of the row before instead, or not at all where it had none.</li>
  * </ol>
  * A batch cut short by a failure is dropped: its records were not committed and are processed
  * again, and each step is one that doing again completes.
@@ -93,7 +95,9 @@ final class ChangeBatch {
     private final List<Change> changes = new ArrayList<>();
 
     void replace(TableRole table, List<Row> rows, EventMapping mapping, RowSink.Prior prior) {
-        changes.add(new Change(table, rows.get(0).key(), rows, mapping, prior, null));
+        // A value the change did not carry is the stored one: read it, whatever the source gave.
+        boolean unavailable = rows.get(0).cells().stream().anyMatch(Cell::unavailable);
+        changes.add(new Change(table, rows.get(0).key(), rows, mapping, unavailable ? RowSink.Prior.STORED : prior, null));
     }
 
     void delete(TableRole table, byte[] key, EventMapping mapping, RowSink.Prior prior,
@@ -187,8 +191,12 @@ final class ChangeBatch {
                 for (KeyChanges key : keys.values()) {
                     List<Row> image = last(key).rows();
                     if (image != null) {
+                        Row data = lastDataRow(key);
                         for (Row row : image) {
-                            bytes += sink.writer(row.table()).write(row);
+                            Row written = row == image.get(0) ? data : row;
+                            if (written != null) {
+                                bytes += sink.writer(row.table()).write(written);
+                            }
                         }
                     }
                 }
@@ -197,6 +205,46 @@ final class ChangeBatch {
         } finally {
             changes.clear();
         }
+    }
+
+    /**
+     * The data row the key's last change writes, its {@link Cell#UNAVAILABLE} cells holding the values of the
+     * changes before it in the batch, or of the row before the batch; null if no cell remains.
+     */
+    private static Row lastDataRow(KeyChanges key) {
+        Result current = key.before;
+        Row data = null;
+        for (Change change : key.changes) {
+            data = change.rows() == null ? null : withUnavailableKept(change.rows().get(0), current);
+            current = data == null ? EMPTY : resultOf(data);
+        }
+        return data;
+    }
+
+    /**
+     * The data row with each {@link Cell#UNAVAILABLE} cell holding the value of the row before (the
+     * stored cell, or the given before image's), left out where that has none; null if no cell remains.
+     */
+    private static Row withUnavailableKept(Row row, Result before) {
+        List<Cell> cells = null;
+        for (int i = 0; i < row.cells().size(); i++) {
+            Cell cell = row.cells().get(i);
+            if (cell.unavailable()) {
+                if (cells == null) {
+                    cells = new ArrayList<>(row.cells().subList(0, i));
+                }
+                byte[] kept = before.getValue(cell.family(), cell.qualifier());
+                if (kept != null && !new Cell(cell.family(), cell.qualifier(), kept).unavailable()) {
+                    cells.add(new Cell(cell.family(), cell.qualifier(), kept));
+                }
+            } else if (cells != null) {
+                cells.add(cell);
+            }
+        }
+        if (cells == null) {
+            return row;
+        }
+        return cells.isEmpty() ? null : new Row(row.table(), row.key(), row.timestamp(), cells, row.ttlMillis());
     }
 
     /** Whether a row that one of {@code deletes} deletes may have been written since the last flush. */

@@ -1,0 +1,286 @@
+package dev.rowflow.pipeline.runtime;
+
+import dev.rowflow.embedded.EmbeddedPostgres;
+import dev.rowflow.embedded.EmbeddedStack;
+import dev.rowflow.embedded.EmbeddedStackExtension;
+import dev.rowflow.embedded.load.Offsets;
+import dev.rowflow.embedded.load.TableRows;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Debezium itself against a real PostgreSQL (Debian's package, {@code wal_level=logical}), the
+ * PostgreSQL connector through the embedded engine writing both shapes of Kafka Connect's
+ * JsonConverter into the embedded broker, and rowflow declared from docs/cdc.md: the schema shape
+ * read with its schema, the plain shape with its columns' types declared. The workload: a
+ * snapshot, inserts, updates, deletes with tombstones, NULLs, a primary-key change, a delete and a
+ * re-insert in one transaction, decimals of fixed and of no scale, dates, times (24:00:00 too) and
+ * timestamps of every precision (zero fractions too), a TOASTed column an update leaves unchanged
+ * (sent as Debezium's placeholder), {@code ALTER TABLE ... ADD COLUMN} mid-run, and the connector
+ * stopped and restarted from its offsets while the database changes. At the end each HBase table
+ * equals {@code SELECT} of its PostgreSQL table (every column as PostgreSQL prints it in the
+ * documented form), and the two shapes' tables are byte for byte the same.
+ */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+@ExtendWith(EmbeddedStackExtension.class)
+class DebeziumPostgresIT {
+    private static final String DATABASE = "shop";
+    private static EmbeddedStack stack;
+    private static EmbeddedPostgres postgres;
+
+    @BeforeAll
+    static void start(EmbeddedStack shared) {
+        Assumptions.assumeTrue(EmbeddedPostgres.binaries().isPresent(),
+                "PostgreSQL is not installed (apt-get install postgresql, as .ci/run does): Debezium is not run");
+        stack = shared;
+        postgres = EmbeddedPostgres.start(DATABASE);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    /** The rows of each table as SELECT gives them, every value in the form rowflow documents for its type. */
+    private static final Map<String, String> SELECTS = Map.of(
+            "customers", "SELECT id::text, name, tier, bio, to_char(joined, 'YYYY-MM-DD') AS joined, "
+                    + "to_char(seen_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') AS seen_at, balance::text AS balance "
+                    + "FROM customers",
+            "orders", "SELECT id::text, customer_id::text AS customer_id, total::text AS total, status, "
+                    + "to_char(placed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"000Z\"') AS placed_at, "
+                    + "to_char(paid_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') AS paid_at, "
+                    + "to_char(slot, 'HH24:MI:SS.US') AS slot, weight::text AS weight, note, "
+                    // The column a phase adds: NULL (no cell) where the table does not have it yet.
+                    + "to_jsonb(orders) ->> 'coupon' AS coupon FROM orders");
+
+    @Test
+    void shouldMakeEachTableTheDatabasesSelectInBothConverterShapesAcrossAConnectorRestart(@TempDir Path dir)
+            throws Exception {
+        List<PostgresCapture.Shape> shapes = List.of(PostgresCapture.Shape.json("schemas", true),
+                PostgresCapture.Shape.json("plain", false));
+        try (Connection sql = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), EmbeddedPostgres.USER, "")) {
+            execute(sql, """
+                    CREATE TABLE customers (id integer PRIMARY KEY, name text NOT NULL, tier text, bio text,
+                      joined date, seen_at timestamp(6), balance numeric(12,2));
+                    ALTER TABLE customers ALTER COLUMN bio SET STORAGE EXTERNAL;
+                    CREATE TABLE orders (id bigint PRIMARY KEY, customer_id integer, total numeric(10,2), status text,
+                      placed_at timestamptz, paid_at timestamp(3), slot time, weight numeric, note text);
+                    """);
+            // The snapshot: rows there before the connector starts.
+            for (int c = 1; c <= 5; c++) {
+                execute(sql, "INSERT INTO customers VALUES (" + c + ", 'customer " + c + "', 'basic', '" + bio(c)
+                        + "', '2024-02-29', '2024-02-29 12:00:00', 1000.5)");
+            }
+            for (int o = 1; o <= 12; o++) {
+                execute(sql, "INSERT INTO orders VALUES (" + o + ", " + (o % 5 + 1) + ", " + (o * 10.25) + ", 'new', "
+                        + "'2024-02-29 13:00:00+01', '2024-02-29 12:00:00.5', '08:30:00', 0.002, 'order " + o + "')");
+            }
+            Map<String, Object> kafka = Map.of("bootstrap.servers", stack.kafka().bootstrapServers());
+            try (PostgresCapture capture = new PostgresCapture(postgres, DATABASE, dir.resolve("offsets.dat"), kafka,
+                    shapes)) {
+                capture.start();
+                execute(sql, "INSERT INTO customers (id, name) VALUES (100, 'snapshot taken')");
+                capture.awaitName("snapshot taken");
+
+                // Streaming: every kind of change.
+                execute(sql, """
+                        INSERT INTO orders VALUES (13, 2, 99999999.99, 'new', '1969-12-31 23:59:59.999999+00',
+                          '2024-01-01 00:00:00', '24:00:00', -12345.678901, NULL);
+                        UPDATE orders SET status = 'paid', paid_at = '2024-03-01 10:00:00.123' WHERE id = 1;
+                        UPDATE orders SET note = NULL, weight = NULL WHERE id = 2;
+                        DELETE FROM orders WHERE id = 5;
+                        UPDATE orders SET id = 500 WHERE id = 3;
+                        BEGIN;
+                        DELETE FROM orders WHERE id = 4;
+                        INSERT INTO orders VALUES (4, 1, 4.00, 'again', now(), NULL, '00:00:00.000001', 1, 'reinserted');
+                        COMMIT;
+                        UPDATE customers SET tier = 'gold' WHERE id = 1;
+                        UPDATE customers SET balance = 0, seen_at = '2024-03-01 00:00:00.000001' WHERE id = 2;
+                        """);
+                execute(sql, "INSERT INTO customers (id, name) VALUES (101, 'streamed')");
+                capture.awaitName("streamed");
+                ingest(shapes, "phase 1");
+                assertTablesHoldTheSelects(sql, shapes);
+
+                // The connector down while the database changes, a column added; then back from its offsets.
+                capture.stop();
+                execute(sql, """
+                        ALTER TABLE orders ADD COLUMN coupon text;
+                        INSERT INTO orders VALUES (14, 3, 7.10, 'new', '2024-06-30 23:59:59.999999-07', NULL,
+                          '12:00:00', 3.14, NULL, 'SUMMER');
+                        UPDATE orders SET coupon = 'LATE', status = 'shipped' WHERE id = 6;
+                        UPDATE customers SET tier = 'platinum', name = 'customer one' WHERE id = 1;
+                        DELETE FROM customers WHERE id = 5;
+                        """);
+                capture.start();
+                execute(sql, "INSERT INTO customers (id, name) VALUES (102, 'restarted')");
+                capture.awaitName("restarted");
+            }
+            ingest(shapes, "phase 2");
+            assertTablesHoldTheSelects(sql, shapes);
+        }
+    }
+
+    /** A text of 8 KB that does not compress: stored out of line (TOAST), sent only when it changes. */
+    private static String bio(int customer) {
+        Random random = new Random(customer);
+        StringBuilder text = new StringBuilder("bio of " + customer + ":");
+        while (text.length() < 8192) {
+            text.append((char) ('a' + random.nextInt(26)));
+        }
+        return text.toString();
+    }
+
+    private static void assertTablesHoldTheSelects(Connection sql, List<PostgresCapture.Shape> shapes) throws Exception {
+        for (String table : List.of("customers", "orders")) {
+            Map<String, Map<String, String>> expected = select(sql, SELECTS.get(table));
+            List<String> first = null;
+            for (PostgresCapture.Shape shape : shapes) {
+                String hbaseTable = shape.prefix() + "_" + table;
+                Map<ByteBuffer, Result> rows = TableRows.scan(stack.connection("hbase"), hbaseTable);
+                Map<String, Map<String, String>> actual = new TreeMap<>();
+                List<String> bytes = new ArrayList<>();
+                for (Result row : rows.values()) {
+                    Map<String, String> cells = new TreeMap<>();
+                    StringBuilder line = new StringBuilder(Bytes.toStringBinary(row.getRow()));
+                    for (Cell cell : row.rawCells()) {
+                        String qualifier = Bytes.toString(CellUtil.cloneQualifier(cell));
+                        cells.put(qualifier, Bytes.toString(CellUtil.cloneValue(cell)));
+                        line.append(' ').append(qualifier).append('=')
+                                .append(Bytes.toStringBinary(CellUtil.cloneValue(cell))).append('@').append(cell.getTimestamp());
+                    }
+                    actual.put(cells.get("id"), cells);
+                    bytes.add(line.toString());
+                }
+                assertThat(actual).as("%s: HBase table %s against SELECT * FROM %s", shape.prefix(), hbaseTable, table)
+                        .isEqualTo(expected);
+                bytes.sort(null);
+                if (first == null) {
+                    first = bytes;
+                } else {
+                    assertThat(bytes).as("%s's table %s byte for byte as the first shape's", shape.prefix(), hbaseTable)
+                            .isEqualTo(first);
+                }
+            }
+        }
+    }
+
+    /** Each row of the query by its id: the columns that are not NULL, as text. */
+    private static Map<String, Map<String, String>> select(Connection sql, String query) throws SQLException {
+        Map<String, Map<String, String>> rows = new TreeMap<>();
+        try (Statement statement = sql.createStatement(); ResultSet result = statement.executeQuery(query)) {
+            ResultSetMetaData columns = result.getMetaData();
+            while (result.next()) {
+                Map<String, String> row = new TreeMap<>();
+                for (int i = 1; i <= columns.getColumnCount(); i++) {
+                    String value = result.getString(i);
+                    if (value != null) {
+                        row.put(columns.getColumnLabel(i), value);
+                    }
+                }
+                rows.put(row.get("id"), row);
+            }
+        }
+        return rows;
+    }
+
+    /** Runs rowflow over every shape's topics until it has committed all they hold. */
+    private static void ingest(List<PostgresCapture.Shape> shapes, String phase) throws Exception {
+        Map<String, String> props = new HashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "debezium-postgres");
+        props.put("pipelines", "");
+        props.put("kafka.commit.interval.ms", "500");
+        List<String> inputs = new ArrayList<>();
+        List<String> topics = new ArrayList<>();
+        for (PostgresCapture.Shape shape : shapes) {
+            for (String table : List.of("customers", "orders")) {
+                String input = shape.prefix() + "_" + table;
+                String topic = shape.prefix() + ".public." + table;
+                inputs.add(input);
+                topics.add(topic);
+                props.put("input." + input + ".topic", topic);
+                props.put("input." + input + ".envelope", "debezium");
+                props.put("input." + input + ".time", "$source.ts_ms");
+                props.put("input." + input + ".time.format", "epoch-ms");
+                props.put("input." + input + ".key", "id:long");
+                if (shape.prefix().equals("plain")) {
+                    props.put("input." + input + ".types", table.equals("customers")
+                            ? "joined:date, seen_at:timestamp-micros, balance:decimal(12,2)"
+                            : "total:decimal(10,2), placed_at:timestamp-zoned, paid_at:timestamp-millis, "
+                            + "slot:time-micros, weight:decimal");
+                }
+            }
+        }
+        props.put("inputs", String.join(",", inputs));
+        RowflowConfig config = new RowflowConfig(props);
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            long committed = Offsets.awaitCommitted(admin, "debezium-postgres", topics, -1, Duration.ofSeconds(120),
+                    c -> assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR));
+            for (String topic : topics) {
+                assertThat(Offsets.uncommitted(admin, "debezium-postgres", topic)).as("%s: %s not committed", phase, topic)
+                        .isZero();
+            }
+            assertThat(committed).as(phase).isPositive();
+            java.util.Set<String> existing = admin.listTopics().names().get();
+            for (String topic : topics) {
+                assertThat(existing.contains(topic + ".dead-letter") ? Offsets.written(admin, topic + ".dead-letter") : 0)
+                        .as("%s: dead letters of %s", phase, topic).isZero();
+            }
+        }
+    }
+
+    /**
+     * Runs each statement (ended by a semicolon at the end of a line) in a transaction of its own,
+     * but those between {@code BEGIN;} and {@code COMMIT;}, which commit together.
+     */
+    private static void execute(Connection sql, String statements) throws SQLException {
+        try (Statement statement = sql.createStatement()) {
+            for (String one : statements.strip().split(";\\s*\\n")) {
+                String text = one.strip().replaceAll(";$", "");
+                if (text.equalsIgnoreCase("BEGIN")) {
+                    sql.setAutoCommit(false);
+                } else if (text.equalsIgnoreCase("COMMIT")) {
+                    sql.commit();
+                    sql.setAutoCommit(true);
+                } else if (!text.isEmpty()) {
+                    statement.execute(text);
+                }
+            }
+        }
+    }
+}
