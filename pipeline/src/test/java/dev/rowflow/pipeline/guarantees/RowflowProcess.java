@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * it, weigh it or read its {@code /metrics}. Its output goes to {@code rowflow.log} in the test's
  * directory, appended across restarts.
  */
-final class RowflowProcess {
+public final class RowflowProcess {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private final Process process;
     private final Path log;
@@ -33,7 +33,7 @@ final class RowflowProcess {
     }
 
     /** {@code java <jvmOptions> -jar rowflow-pipeline.jar run --config <configFile>}, on a free metrics port. */
-    static RowflowProcess start(Path configFile, Path dir, List<String> jvmOptions) throws Exception {
+    public static RowflowProcess start(Path configFile, Path dir, List<String> jvmOptions) throws Exception {
         return start(configFile, dir.resolve("rowflow.log"), jvmOptions, Map.of());
     }
 
@@ -42,7 +42,7 @@ final class RowflowProcess {
      * environment variables (e.g. {@code ROWFLOW_CONFIG_KAFKA_GROUP_INSTANCE_ID}, as the Helm chart
      * sets it from the pod name): for several instances of one configuration.
      */
-    static RowflowProcess start(Path configFile, Path log, List<String> jvmOptions, Map<String, String> environment)
+    public static RowflowProcess start(Path configFile, Path log, List<String> jvmOptions, Map<String, String> environment)
             throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -62,12 +62,12 @@ final class RowflowProcess {
         return process;
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
     /** The last 5,000 characters the process printed, for failure messages. */
-    String logTail() throws Exception {
+    public String logTail() throws Exception {
         if (!Files.exists(log)) {
             return "(no log)";
         }
@@ -110,7 +110,7 @@ final class RowflowProcess {
     }
 
     /** SIGKILL: no shutdown hook, no final commit. */
-    void kill() throws Exception {
+    public void kill() throws Exception {
         process.destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError("rowflow did not die of SIGKILL within 30 s");
@@ -118,7 +118,7 @@ final class RowflowProcess {
     }
 
     /** SIGTERM and wait, as Kubernetes stops a pod. */
-    void stop() throws Exception {
+    public void stop() throws Exception {
         process.destroy();
         process.waitFor(60, TimeUnit.SECONDS);
     }

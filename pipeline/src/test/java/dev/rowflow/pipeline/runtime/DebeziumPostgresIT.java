@@ -1,6 +1,7 @@
 package dev.rowflow.pipeline.runtime;
 
 import dev.rowflow.embedded.EmbeddedPostgres;
+import dev.rowflow.embedded.EmbeddedRegistry;
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.embedded.load.Offsets;
@@ -58,7 +59,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DebeziumPostgresIT {
     private static final String DATABASE = "shop";
     private static EmbeddedStack stack;
+    private static final String GROUP = "debezium-postgres";
     private static EmbeddedPostgres postgres;
+    private static EmbeddedRegistry registry;
 
     @BeforeAll
     static void start(EmbeddedStack shared) {
@@ -66,6 +69,7 @@ class DebeziumPostgresIT {
                 "PostgreSQL is not installed (apt-get install postgresql, as .ci/run does): Debezium is not run");
         stack = shared;
         postgres = EmbeddedPostgres.start(DATABASE);
+        registry = EmbeddedRegistry.launch();
     }
 
     @AfterAll
@@ -73,6 +77,18 @@ class DebeziumPostgresIT {
         if (postgres != null) {
             postgres.close();
         }
+        if (registry != null) {
+            registry.close();
+        }
+    }
+
+    /** Apicurio's Connect Avro converter in the Confluent wire format, registering each new schema. */
+    private static org.apache.kafka.connect.storage.Converter avroConverter(boolean key) {
+        io.apicurio.registry.utils.converter.AvroConverter<Object> converter =
+                new io.apicurio.registry.utils.converter.AvroConverter<>();
+        converter.configure(Map.of("apicurio.registry.url", registry.apiUrl(), "apicurio.registry.auto-register", "true",
+                "apicurio.registry.as-confluent", "true", "apicurio.registry.use-id", "contentId"), key);
+        return converter;
     }
 
     /** The rows of each table as SELECT gives them, every value in the form rowflow documents for its type. */
@@ -83,7 +99,9 @@ class DebeziumPostgresIT {
             "orders", "SELECT id::text, customer_id::text AS customer_id, total::text AS total, status, "
                     + "to_char(placed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"000Z\"') AS placed_at, "
                     + "to_char(paid_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') AS paid_at, "
-                    + "to_char(slot, 'HH24:MI:SS.US') AS slot, weight::text AS weight, note, "
+                    + "to_char(slot, 'HH24:MI:SS.US') AS slot, "
+                    // A numeric without a scale: Debezium sends the value without its trailing zeros.
+                    + "trim_scale(weight)::text AS weight, note, "
                     // The column a phase adds: NULL (no cell) where the table does not have it yet.
                     + "to_jsonb(orders) ->> 'coupon' AS coupon FROM orders");
 
@@ -91,7 +109,8 @@ class DebeziumPostgresIT {
     void shouldMakeEachTableTheDatabasesSelectInBothConverterShapesAcrossAConnectorRestart(@TempDir Path dir)
             throws Exception {
         List<PostgresCapture.Shape> shapes = List.of(PostgresCapture.Shape.json("schemas", true),
-                PostgresCapture.Shape.json("plain", false));
+                PostgresCapture.Shape.json("plain", false),
+                new PostgresCapture.Shape("avro", avroConverter(true), avroConverter(false)));
         try (Connection sql = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), EmbeddedPostgres.USER, "")) {
             execute(sql, """
                     CREATE TABLE customers (id integer PRIMARY KEY, name text NOT NULL, tier text, bio text,
@@ -110,6 +129,7 @@ class DebeziumPostgresIT {
                         + "'2024-02-29 13:00:00+01', '2024-02-29 12:00:00.5', '08:30:00', 0.002, 'order " + o + "')");
             }
             Map<String, Object> kafka = Map.of("bootstrap.servers", stack.kafka().bootstrapServers());
+            long phase1;
             try (PostgresCapture capture = new PostgresCapture(postgres, DATABASE, dir.resolve("offsets.dat"), kafka,
                     shapes)) {
                 capture.start();
@@ -133,7 +153,7 @@ class DebeziumPostgresIT {
                         """);
                 execute(sql, "INSERT INTO customers (id, name) VALUES (101, 'streamed')");
                 capture.awaitName("streamed");
-                ingest(shapes, "phase 1");
+                phase1 = ingest(shapes, "phase 1");
                 assertTablesHoldTheSelects(sql, shapes);
 
                 // The connector down while the database changes, a column added; then back from its offsets.
@@ -145,11 +165,17 @@ class DebeziumPostgresIT {
                         UPDATE orders SET coupon = 'LATE', status = 'shipped' WHERE id = 6;
                         UPDATE customers SET tier = 'platinum', name = 'customer one' WHERE id = 1;
                         DELETE FROM customers WHERE id = 5;
+                        INSERT INTO orders (id, customer_id, total, status, placed_at, slot, weight)
+                          SELECT g, g % 4 + 1, g / 100.0, 'bulk', '2024-01-01 00:00:00+00'::timestamptz + g * interval '1 ms',
+                            time '00:00' + g * interval '1 s', g / 1000.0 FROM generate_series(1000, 1999) g;
+                        UPDATE orders SET status = 'bulk updated', coupon = 'B' || id WHERE id >= 1000;
+                        DELETE FROM orders WHERE id >= 1000 AND id % 7 = 0;
                         """);
                 capture.start();
                 execute(sql, "INSERT INTO customers (id, name) VALUES (102, 'restarted')");
                 capture.awaitName("restarted");
             }
+            killedMidRun(shapes, phase1, dir);
             ingest(shapes, "phase 2");
             assertTablesHoldTheSelects(sql, shapes);
         }
@@ -218,21 +244,84 @@ class DebeziumPostgresIT {
         return rows;
     }
 
-    /** Runs rowflow over every shape's topics until it has committed all they hold. */
-    private static void ingest(List<PostgresCapture.Shape> shapes, String phase) throws Exception {
-        Map<String, String> props = new HashMap<>(stack.rowflowProperties());
-        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "debezium-postgres");
-        props.put("pipelines", "");
-        props.put("kafka.commit.interval.ms", "500");
-        List<String> inputs = new ArrayList<>();
+    /**
+     * The production jar over the topics, killed with SIGKILL once it has committed a quarter of what
+     * the topics hold beyond {@code committedBefore}: the changes it wrote but had not committed are
+     * applied again by the next run.
+     */
+    private static void killedMidRun(List<PostgresCapture.Shape> shapes, long committedBefore, Path dir) throws Exception {
+        Map<String, String> props = declaration(shapes);
+        props.put("kafka.commit.interval.ms", "1000");
+        Path configFile = dir.resolve("rowflow.properties");
+        java.nio.file.Files.writeString(configFile, props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining("\n")));
+        List<String> topics = topics(shapes);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafka().bootstrapServers()))) {
+            long held = 0;
+            for (String topic : topics) {
+                held += Offsets.written(admin, topic);
+            }
+            long killAt = committedBefore + (held - committedBefore) / 4;
+            dev.rowflow.pipeline.guarantees.RowflowProcess rowflow = dev.rowflow.pipeline.guarantees.RowflowProcess
+                    .start(configFile, dir, List.of("-Xmx512m"));
+            long committed;
+            try {
+                committed = Offsets.awaitCommitted(admin, GROUP, topics, killAt, Duration.ofSeconds(120),
+                        c -> assertThat(rowflow.isAlive()).as("rowflow alive; its log:%n%s", rowflow.logTail()).isTrue());
+            } finally {
+                rowflow.kill();
+            }
+            assertThat(committed).as("killed mid-run: committed of %d records", held).isBetween(killAt, held - 1);
+        }
+    }
+
+    private static List<String> topics(List<PostgresCapture.Shape> shapes) {
         List<String> topics = new ArrayList<>();
         for (PostgresCapture.Shape shape : shapes) {
             for (String table : List.of("customers", "orders")) {
+                topics.add(shape.prefix() + ".public." + table);
+            }
+        }
+        return topics;
+    }
+
+    /** Runs rowflow over every shape's topics until it has committed all they hold; returns the records committed. */
+    private static long ingest(List<PostgresCapture.Shape> shapes, String phase) throws Exception {
+        Map<String, String> props = declaration(shapes);
+        props.put("kafka.commit.interval.ms", "500");
+        List<String> topics = topics(shapes);
+        RowflowConfig config = new RowflowConfig(props);
+        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
+             Admin admin = Admin.create(config.kafkaProperties())) {
+            long committed = Offsets.awaitCommitted(admin, GROUP, topics, -1, Duration.ofSeconds(120),
+                    c -> assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR));
+            for (String topic : topics) {
+                assertThat(Offsets.uncommitted(admin, GROUP, topic)).as("%s: %s not committed", phase, topic).isZero();
+            }
+            assertThat(committed).as(phase).isPositive();
+            java.util.Set<String> existing = admin.listTopics().names().get();
+            for (String topic : topics) {
+                assertThat(existing.contains(topic + ".dead-letter") ? Offsets.written(admin, topic + ".dead-letter") : 0)
+                        .as("%s: dead letters of %s", phase, topic).isZero();
+            }
+            return committed;
+        }
+    }
+
+    /** rowflow's declaration of every shape's tables, as docs/cdc.md writes it. */
+    private static Map<String, String> declaration(List<PostgresCapture.Shape> shapes) {
+        Map<String, String> props = new HashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, GROUP);
+        props.put("pipelines", "");
+        // A killed instance leaves the group when its session times out: the broker's least, 6 s, not 45 s.
+        props.put("kafka.session.timeout.ms", "6000");
+        props.put("kafka.heartbeat.interval.ms", "1000");
+        List<String> inputs = new ArrayList<>();
+        for (PostgresCapture.Shape shape : shapes) {
+            for (String table : List.of("customers", "orders")) {
                 String input = shape.prefix() + "_" + table;
-                String topic = shape.prefix() + ".public." + table;
                 inputs.add(input);
-                topics.add(topic);
-                props.put("input." + input + ".topic", topic);
+                props.put("input." + input + ".topic", shape.prefix() + ".public." + table);
                 props.put("input." + input + ".envelope", "debezium");
                 props.put("input." + input + ".time", "$source.ts_ms");
                 props.put("input." + input + ".time.format", "epoch-ms");
@@ -243,25 +332,14 @@ class DebeziumPostgresIT {
                             : "total:decimal(10,2), placed_at:timestamp-zoned, paid_at:timestamp-millis, "
                             + "slot:time-micros, weight:decimal");
                 }
+                if (shape.prefix().equals("avro")) {
+                    props.put("input." + input + ".format", "avro-registry");
+                    props.put("input." + input + ".registry.url", registry.url());
+                }
             }
         }
         props.put("inputs", String.join(",", inputs));
-        RowflowConfig config = new RowflowConfig(props);
-        try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry());
-             Admin admin = Admin.create(config.kafkaProperties())) {
-            long committed = Offsets.awaitCommitted(admin, "debezium-postgres", topics, -1, Duration.ofSeconds(120),
-                    c -> assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR));
-            for (String topic : topics) {
-                assertThat(Offsets.uncommitted(admin, "debezium-postgres", topic)).as("%s: %s not committed", phase, topic)
-                        .isZero();
-            }
-            assertThat(committed).as(phase).isPositive();
-            java.util.Set<String> existing = admin.listTopics().names().get();
-            for (String topic : topics) {
-                assertThat(existing.contains(topic + ".dead-letter") ? Offsets.written(admin, topic + ".dead-letter") : 0)
-                        .as("%s: dead letters of %s", phase, topic).isZero();
-            }
-        }
+        return props;
     }
 
     /**
