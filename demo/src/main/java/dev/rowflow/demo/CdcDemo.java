@@ -59,9 +59,9 @@ final class CdcDemo {
      * @param differences rows that are not as the database has them, missing or extra: 0
      * @param shown       the customer with the most orders, and its orders read in one scan
      */
-    record Summary(long changes, long tombstones, long replayed, long customers, long orders, long customerRows,
-                   long orderRows, long indexRows, long deadLetters, long differences, double seconds,
-                   Map<String, String> mapping, String shownCustomer, List<InputDemo.SampleRow> shown) {
+    record Summary(String source, long changes, long tombstones, long replayed, long customers, long orders,
+                   long customerRows, long orderRows, long indexRows, long deadLetters, long differences,
+                   double seconds, Map<String, String> mapping, String shownCustomer, List<InputDemo.SampleRow> shown) {
     }
 
     private CdcDemo() {
@@ -69,15 +69,24 @@ final class CdcDemo {
 
     static Summary run(EmbeddedStack stack, String store, MetricsServer metrics, long changes, int partitions,
                        PrintWriter err) throws Exception {
+        boolean database = PostgresShop.available();
         Map<String, Object> props = new LinkedHashMap<>(stack.rowflowProperties(store));
         props.putAll(MAPPING);
+        if (database) {
+            // Without schemas PostgreSQL's numeric arrives as its unscaled bytes: its type says the scale.
+            props.put("input.orders.types", "total:decimal(10,2)");
+        }
         props.put(RowflowConfig.APPLICATION_ID_CONFIG, "rowflow-demo-debezium");
         props.put(RowflowConfig.METRICS_PORT_CONFIG, metrics.port());
         props.put("kafka.commit.interval.ms", "1000");
         RowflowConfig config = new RowflowConfig(props);
-        err.println("rowflow demo: applying a shop database's change history (Debezium, MySQL connector, "
-                + "JsonConverter) through these declared inputs:");
-        MAPPING.forEach((key, value) -> err.println("  " + key + "=" + value));
+        err.println(database ? "rowflow demo: a shop database's history, run as SQL on PostgreSQL and captured by "
+                + "Debezium's PostgreSQL connector (JsonConverter without schemas), through these declared inputs:"
+                : "rowflow demo: PostgreSQL is not installed (apt-get install postgresql), so the demo generates the "
+                + "change records Debezium's MySQL connector would write (JsonConverter) of a shop database's history, "
+                + "through these declared inputs:");
+        props.entrySet().stream().filter(e -> e.getKey().startsWith("input")).forEach(e ->
+                err.println("  " + e.getKey() + "=" + e.getValue()));
         err.flush();
         ShopHistory history = new ShopHistory(changes, System.currentTimeMillis() - changes, 20_261_124L);
         String group = config.getString(RowflowConfig.APPLICATION_ID_CONFIG);
@@ -86,24 +95,20 @@ final class CdcDemo {
             for (String topic : List.of(CUSTOMERS_TOPIC, ORDERS_TOPIC)) {
                 KafkaTopics.createIfAbsent(admin, topic, Optional.of(partitions), Duration.ofSeconds(60));
             }
+            String source = "records Debezium's MySQL connector would write, generated";
+            long replayed = 0;
             try (RowflowPipeline pipeline = RowflowPipeline.start(config, metrics.registry())) {
                 metrics.readiness(pipeline::ready);
                 long t0 = System.nanoTime();
-                try (TopicProducer customers = TopicProducer.open(config.kafkaProperties(), CUSTOMERS_TOPIC);
-                     TopicProducer orders = TopicProducer.open(config.kafkaProperties(), ORDERS_TOPIC)) {
-                    List<ShopHistory.Event> all = history.events();
-                    List<ShopHistory.Event> replay = all.subList(all.size() * 9 / 10, all.size());
-                    for (List<ShopHistory.Event> events : List.of(all, replay)) {
-                        for (ShopHistory.Event event : events) {
-                            (event.customer() ? customers : orders).send(event.key(), null, event.value() == null
-                                    ? null : event.value().getBytes(StandardCharsets.UTF_8));
-                        }
-                    }
-                    customers.flush();
-                    orders.flush();
-                    err.printf("rowflow demo: produced %,d changes and %,d tombstones, then the last %,d records again%n",
-                            history.changes(), history.tombstones(), replay.size());
+                if (database) {
+                    PostgresShop.Run run = PostgresShop.apply(history, NAME, config.kafkaProperties(), err);
+                    source = run.source();
+                    replayed = run.resent();
+                    err.printf("rowflow demo: %s made %,d changes and %,d tombstones%n", source, history.changes(),
+                            history.tombstones());
                     err.flush();
+                } else {
+                    replayed = produceGenerated(config, history, err);
                 }
                 boolean done = Offsets.awaitCommittedThroughInternalTopics(admin, group,
                         List.of(CUSTOMERS_TOPIC, ORDERS_TOPIC), 3, Duration.ofMinutes(10), committed -> {
@@ -116,15 +121,41 @@ final class CdcDemo {
                 }
                 seconds = (System.nanoTime() - t0) / 1e9;
             }
-            long replayed = history.events().size() - history.events().size() * 9 / 10;
-            return readBack(config, admin, history, replayed, seconds);
+            return readBack(config, admin, history, source, replayed, seconds, err);
         }
     }
 
-    private static Summary readBack(RowflowConfig config, Admin admin, ShopHistory history, long replayed,
-                                    double seconds) throws Exception {
+    /**
+     * Produces the history as Debezium's MySQL connector writes it, then its last tenth again, as a
+     * connector restarted from an older offset sends it; returns the records sent again.
+     */
+    private static long produceGenerated(RowflowConfig config, ShopHistory history, PrintWriter err) throws Exception {
+        try (TopicProducer customers = TopicProducer.open(config.kafkaProperties(), CUSTOMERS_TOPIC);
+             TopicProducer orders = TopicProducer.open(config.kafkaProperties(), ORDERS_TOPIC)) {
+            List<ShopHistory.Event> all = history.events();
+            List<ShopHistory.Event> replay = all.subList(all.size() * 9 / 10, all.size());
+            for (List<ShopHistory.Event> events : List.of(all, replay)) {
+                for (ShopHistory.Event event : events) {
+                    (event.customer() ? customers : orders).send(event.key(), null, event.value() == null
+                            ? null : event.value().getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            customers.flush();
+            orders.flush();
+            err.printf("rowflow demo: produced %,d changes and %,d tombstones, then the last %,d records again%n",
+                    history.changes(), history.tombstones(), replay.size());
+            err.flush();
+            return replay.size();
+        }
+    }
+
+    private static Summary readBack(RowflowConfig config, Admin admin, ShopHistory history, String source,
+                                    long replayed, double seconds, PrintWriter err) throws Exception {
         try (Connection connection = HBaseConnections.connect(config)) {
-            long differences = history.differences(connection, NAME);
+            List<String> found = history.differenceList(connection, NAME);
+            long differences = found.size();
+            found.stream().limit(20).forEach(difference -> err.println("rowflow demo: difference: " + difference));
+            err.flush();
             Map<Long, Integer> perCustomer = new TreeMap<>();
             history.orders().values().forEach(order -> {
                 if (history.customers().containsKey(order.customer())) {
@@ -153,7 +184,7 @@ final class CdcDemo {
                 deadLetters += KafkaTopics.endOffsets(admin, topic + ".dead-letter").values().stream()
                         .mapToLong(Long::longValue).sum();
             }
-            return new Summary(history.changes(), history.tombstones(), replayed, history.customers().size(),
+            return new Summary(source, history.changes(), history.tombstones(), replayed, history.customers().size(),
                     history.orders().size(), TableRows.count(connection, NAME + "_customers"),
                     TableRows.count(connection, NAME + "_orders"), TableRows.count(connection, NAME + "_orders_status"),
                     deadLetters, differences, Math.round(seconds * 100) / 100.0, MAPPING, shownCustomer < 0 ? null
@@ -166,7 +197,8 @@ final class CdcDemo {
             out.println(new ObjectMapper().writeValueAsString(summary));
         } else {
             out.printf("%nrowflow demo summary (--format debezium)%n");
-            out.printf("  changes applied   %,d (and %,d tombstones), then the last %,d records again%n",
+            out.printf("  source            %s%n", summary.source());
+            out.printf("  changes applied   %,d (and %,d tombstones), and %,d records sent again%n",
                     summary.changes(), summary.tombstones(), summary.replayed());
             out.printf("  the database      %,d customers, %,d orders%n", summary.customers(), summary.orders());
             out.printf("  rows              %,d customers, %,d orders, %,d order index rows%n", summary.customerRows(),

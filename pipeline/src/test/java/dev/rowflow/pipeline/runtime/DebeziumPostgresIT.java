@@ -2,6 +2,7 @@ package dev.rowflow.pipeline.runtime;
 
 import dev.rowflow.embedded.EmbeddedPostgres;
 import dev.rowflow.embedded.EmbeddedRegistry;
+import dev.rowflow.embedded.PostgresCapture;
 import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.embedded.load.Offsets;

@@ -1,6 +1,5 @@
-package dev.rowflow.pipeline.runtime;
+package dev.rowflow.embedded;
 
-import dev.rowflow.embedded.EmbeddedPostgres;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
@@ -30,13 +29,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * server, writing into Kafka as a Kafka Connect worker does: each change's key and value through a
  * converter, then produced to the change's topic -- once per converter given, each under its own
  * topic prefix (JsonConverter with schemas, without, a registry's Avro converter). A batch is
- * marked processed only once the producer has every record of it, so a restart from the engine's
- * offsets file resends at most what was not marked (at least once, as a Connect worker).
+ * marked processed only once the producer has every record of it, and its offsets are committed to
+ * the engine's offsets file after each batch, so a restart resends at most the batch it stopped in
+ * (at least once, as a Connect worker).
  */
-final class PostgresCapture implements AutoCloseable {
+public final class PostgresCapture implements AutoCloseable {
     /** A converter pair and the prefix of its topics, in place of the connector's {@code topic.prefix}. */
-    record Shape(String prefix, Converter keys, Converter values) {
-        static Shape json(String prefix, boolean schemas) {
+    public record Shape(String prefix, Converter keys, Converter values) {
+        public static Shape json(String prefix, boolean schemas) {
             return new Shape(prefix, jsonConverter(schemas, true), jsonConverter(schemas, false));
         }
     }
@@ -55,7 +55,7 @@ final class PostgresCapture implements AutoCloseable {
     private ExecutorService runner;
     private volatile Throwable failure;
 
-    PostgresCapture(EmbeddedPostgres postgres, String database, Path offsets, Map<String, Object> kafka, List<Shape> shapes) {
+    public PostgresCapture(EmbeddedPostgres postgres, String database, Path offsets, Map<String, Object> kafka, List<Shape> shapes) {
         this.postgres = postgres;
         this.database = database;
         this.offsets = offsets;
@@ -75,13 +75,17 @@ final class PostgresCapture implements AutoCloseable {
     }
 
     /** Starts the connector: a snapshot of the tables first time, else streaming from its offsets. */
-    void start() {
+    public void start() {
+        failure = null;
         Properties props = new Properties();
         props.setProperty("name", "rowflow-it");
         props.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
         props.setProperty("offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore");
         props.setProperty("offset.storage.file.filename", offsets.toString());
-        props.setProperty("offset.flush.interval.ms", "200");
+        // Offsets committed after every batch: a stop right after a batch must not lose the snapshot's
+        // completion, or the restarted connector snapshots again -- and a row deleted meanwhile
+        // would never be deleted downstream (a snapshot sends no deletes).
+        props.setProperty("offset.flush.interval.ms", "0");
         props.setProperty("database.hostname", postgres.host());
         props.setProperty("database.port", Integer.toString(postgres.port()));
         props.setProperty("database.user", EmbeddedPostgres.USER);
@@ -96,6 +100,7 @@ final class PostgresCapture implements AutoCloseable {
         props.setProperty("poll.interval.ms", "100");
         engine = DebeziumEngine.create(ChangeEventFormat.of(io.debezium.embedded.Connect.class))
                 .using(props)
+                .using(io.debezium.engine.spi.OffsetCommitPolicy.always())
                 .notifying(this::handle)
                 .using((success, message, error) -> {
                     if (!success && error != null) {
@@ -116,7 +121,7 @@ final class PostgresCapture implements AutoCloseable {
                 for (Shape shape : shapes) {
                     String topic = shape.prefix() + "." + table;
                     if (created.add(topic)) {
-                        KafkaTopics.createIfAbsent(admin, topic, java.util.Optional.of(2), java.time.Duration.ofSeconds(30));
+                        createTopic(topic);
                     }
                     byte[] key = shape.keys().fromConnectData(topic, record.keySchema(), record.key());
                     byte[] value = record.value() == null ? null
@@ -141,8 +146,21 @@ final class PostgresCapture implements AutoCloseable {
         }
     }
 
+    private void createTopic(String topic) {
+        try {
+            admin.createTopics(Set.of(new org.apache.kafka.clients.admin.NewTopic(topic, 2, (short) 1))).all().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                throw new IllegalStateException("cannot create topic " + topic, e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted creating topic " + topic, e);
+        }
+    }
+
     /** Waits (at most 2 minutes) until a change of a row whose {@code name} column is {@code name} was produced. */
-    void awaitName(String name) throws InterruptedException {
+    public void awaitName(String name) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (!seen.contains(name)) {
             if (failure != null) {
@@ -157,12 +175,12 @@ final class PostgresCapture implements AutoCloseable {
     }
 
     /** Changes produced so far (each once per shape), restarts counting what they sent again. */
-    long changes() {
+    public long changes() {
         return changes.get();
     }
 
     /** Stops the connector, its offsets flushed; {@link #start} resumes from them. */
-    void stop() throws Exception {
+    public void stop() throws Exception {
         if (engine != null) {
             engine.close();
             runner.shutdown();
@@ -170,6 +188,8 @@ final class PostgresCapture implements AutoCloseable {
                 throw new IllegalStateException("the connector did not stop");
             }
             engine = null;
+            // What the engine reported while stopping (an offset flush interrupted by the stop) is no failure of its run.
+            failure = null;
         }
     }
 
@@ -181,14 +201,5 @@ final class PostgresCapture implements AutoCloseable {
             producer.close();
             admin.close();
         }
-    }
-
-    /** The shapes' topics of each table, {@code prefix.schema.table}. */
-    static Map<String, List<String>> topics(List<Shape> shapes, List<String> tables) {
-        Map<String, List<String>> topics = new LinkedHashMap<>();
-        for (Shape shape : shapes) {
-            topics.put(shape.prefix(), tables.stream().map(t -> shape.prefix() + ".public." + t).toList());
-        }
-        return topics;
     }
 }
