@@ -244,8 +244,7 @@ class ShipperRecipesIT {
         List<ConsumerRecord<byte[], byte[]>> dead = TopicReader.readAll(stack.kafka().bootstrapServers(),
                 input.deadLetterTopic(), 1);
         assertThat(dead).singleElement().satisfies(record -> assertThat(TopicReader.header(record,
-                "__streams.errors.message")).startsWith("invalid after.total '%%%': is not a valid "
-                + "org.apache.kafka.connect.data.Decimal value"));
+                "__streams.errors.message")).startsWith("invalid after.total '%%%': is not a decimal(10,2) value"));
     }
 
     /**
