@@ -136,6 +136,31 @@ class ChangeBatchIT {
         assertThat(indexKeys(tables.get(BY_CITY).name())).containsExactly(indexKey("T", 7));
     }
 
+    @Test
+    void shouldKeepTheStoredValueOfACellTheChangeDidNotCarry() throws Exception {
+        Map<TableRole, TableDefinition> tables = tables("unavailable");
+        String unavailable = dev.rowflow.keying.Cell.UNAVAILABLE;
+        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 0))) {
+            sink.replace(DATA, image(8, 100, "h1", "S"), mapping, RowSink.Prior.NONE);
+            sink.flush();
+        }
+        try (HBaseRowSink sink = new HBaseRowSink(connection, tables, new SinkSettings(0, 0))) {
+            // The stored row read although a before image is given: its name is what the change did not carry.
+            sink.replace(DATA, image(8, 110, unavailable, "S2"), mapping, before(8, 100, unavailable, "S"));
+            // Within one batch: a create, then an update without the value, then one without any row before.
+            sink.replace(DATA, image(9, 100, "i1", "R"), mapping, RowSink.Prior.NONE);
+            sink.replace(DATA, image(9, 110, unavailable, "R2"), mapping, RowSink.Prior.STORED);
+            sink.replace(DATA, image(10, 100, unavailable, "P"), mapping, RowSink.Prior.STORED);
+            sink.flush();
+        }
+        assertThat(dataRows(tables.get(DATA).name())).isEqualTo(Map.of(
+                dataKey(8), "name=h1@110 city=S2@110",
+                dataKey(9), "name=i1@110 city=R2@110",
+                dataKey(10), "city=P@100"));
+        assertThat(indexKeys(tables.get(BY_CITY).name())).containsExactly(
+                indexKey("P", 10), indexKey("R2", 9), indexKey("S2", 8));
+    }
+
     private RowSink.Prior before(long id, long time, String name, String city) {
         return RowSink.Prior.of(image(id, time, name, city).get(0));
     }
