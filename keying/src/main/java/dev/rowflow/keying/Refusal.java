@@ -34,7 +34,12 @@ public enum Refusal {
     /** No input of the topic takes the record ({@code unrouted=dead-letter}). */
     UNROUTED("no input of the topic takes it"),
     /** A rule of the input's preset (the orders pipeline's). */
-    PRESET_RULE("refused by the preset's rules");
+    PRESET_RULE("refused by the preset's rules"),
+    /**
+     * No table can take the rows of the record's topic ({@code topic.pattern}): the table its
+     * name makes records another key layout, or is named as another input's.
+     */
+    NO_TABLE("no table can take the rows of its topic");
 
     private final String description;
 

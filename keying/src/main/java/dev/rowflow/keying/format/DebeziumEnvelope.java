@@ -129,6 +129,33 @@ public final class DebeziumEnvelope implements RecordFormat {
                 new Change(op, before, after, source instanceof Map<?, ?> m ? cast(m) : Map.of()));
     }
 
+    /**
+     * The record key of a change event, as a tree: Debezium keys each event by its row's primary
+     * key, a struct of the key columns in key order, written by the same converter as the value
+     * (JSON with a schema: its payload; a registry's Avro: its own schema).
+     *
+     * @param key the record key's bytes, or null
+     * @throws InvalidEventException MISSING for a record without a key (a table without a primary
+     *                               key); UNREADABLE for bytes that are no struct in the format
+     */
+    public Map<String, Object> readKey(byte[] key) {
+        if (key == null) {
+            throw new InvalidEventException(Refusal.MISSING, "$key", null, "is missing: the table has no primary "
+                    + "key (Debezium keys its events by it)");
+        }
+        Map<String, Object> tree;
+        try {
+            tree = inner.read(key).tree();
+        } catch (RuntimeException e) {
+            throw new InvalidEventException(Refusal.UNREADABLE, "$key", new String(key, StandardCharsets.UTF_8),
+                    "is no struct of key columns in the input's format: " + e.getMessage());
+        }
+        if (tree.size() == 2 && tree.get("schema") instanceof Map<?, ?> && tree.get("payload") instanceof Map<?, ?> p) {
+            tree = cast(p);
+        }
+        return tree;
+    }
+
     @Override
     public Optional<String> cannotYield(FieldPath path) {
         return inner.cannotYield(path);

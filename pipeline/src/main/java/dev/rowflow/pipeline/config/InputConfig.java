@@ -1,6 +1,5 @@
 package dev.rowflow.pipeline.config;
 
-import java.net.URISyntaxException;
 import java.net.URI;
 import dev.rowflow.keying.TableRole;
 import dev.rowflow.keying.format.DebeziumEnvelope;
@@ -48,6 +47,7 @@ public final class InputConfig extends AbstractConfig {
     public static final String PREFIX = "input.";
 
     public static final String TOPIC = "topic";
+    public static final String TOPIC_PATTERN = "topic.pattern";
     public static final String FORMAT = "format";
     public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
     public static final String AVRO_SCHEMAS = "avro.schemas";
@@ -120,6 +120,7 @@ public final class InputConfig extends AbstractConfig {
     private final String name;
     private final List<String> indexes;
     private final List<String> rows;
+    private final Optional<TopicPattern> topics;
 
     /**
      * @param name  the input's name (from {@code inputs})
@@ -154,6 +155,7 @@ public final class InputConfig extends AbstractConfig {
             TableSettings.read(this, prefix(), table);
         }
         InputDefinition.checkFormat(this);
+        this.topics = TopicPattern.of(this);
     }
 
     /** The names listed under {@code key} ({@code indexes}, {@code rows}), read before the rest. */
@@ -197,8 +199,14 @@ public final class InputConfig extends AbstractConfig {
         return prefix() + key;
     }
 
+    /** The topic it reads; empty for an input of a {@link #topicPattern()}. */
     public String topic() {
         return getString(TOPIC);
+    }
+
+    /** The topics it reads, if it reads every topic a regex matches ({@code topic.pattern}). */
+    public Optional<TopicPattern> topicPattern() {
+        return topics;
     }
 
     /** The condition of {@code where}, or empty: every record. */
@@ -286,7 +294,7 @@ public final class InputConfig extends AbstractConfig {
 
     public String deadLetterTopic() {
         String configured = getString(DEAD_LETTER_TOPIC);
-        return configured.isEmpty() ? topic() + ".dead-letter" : configured;
+        return configured.isEmpty() ? (topics.isPresent() ? name : topic()) + ".dead-letter" : configured;
     }
 
     public List<String> indexes() {
@@ -322,7 +330,8 @@ public final class InputConfig extends AbstractConfig {
         if (!configured.isEmpty()) {
             return configured;
         }
-        String data = getString(TABLE).isEmpty() ? name.replace('-', '_') : getString(TABLE);
+        String data = !getString(TABLE).isEmpty() ? getString(TABLE)
+                : topics.isPresent() ? TopicPattern.TOPIC : name.replace('-', '_');
         if (tableKey.equals(TABLE)) {
             return data;
         }
@@ -389,23 +398,9 @@ public final class InputConfig extends AbstractConfig {
         throw new IllegalArgumentException("table " + role + " is not one of input " + name + "'s");
     }
 
-    /**
-     * The base URLs of {@code registry.url}, checked in the constructor.
-     */
+    /** The base URLs of {@code registry.url}, checked in the constructor. */
     public List<URI> registryUrls() {
-        List<URI> urls = new ArrayList<>();
-        for (String url : getList(REGISTRY_URL)) {
-            try {
-                URI uri = new URI(url);
-                if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-                    throw new URISyntaxException(url, "an http or https URL with a host is expected");
-                }
-                urls.add(uri);
-            } catch (URISyntaxException e) {
-                throw new ConfigException(key(REGISTRY_URL), url, e.getMessage());
-            }
-        }
-        return urls;
+        return InputDefinition.registryUrls(this);
     }
 
     /** The mapping as declared. */
@@ -428,7 +423,7 @@ public final class InputConfig extends AbstractConfig {
     /** Refuses what {@code store} cannot do with this input's tables, naming the key. */
     void checkStore(Store store) {
         for (String table : tableKeys()) {
-            TableSettings.checkSupported(store, this, prefix(), table, tableName(table));
+            TableSettings.checkSupported(store, this, prefix(), table, TopicPattern.sample(tableName(table)));
         }
         if (!getString(TTL_MS).isBlank() && !store.capabilities().cellTtl()) {
             throw new ConfigException(key(TTL_MS), getString(TTL_MS), "the store " + store

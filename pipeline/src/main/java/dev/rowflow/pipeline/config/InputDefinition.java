@@ -35,8 +35,14 @@ final class InputDefinition {
     /** See {@link InputConfig#definition(List, List)}. */
     static ConfigDef of(List<String> indexes, List<String> rows) {
         ConfigDef def = new ConfigDef()
-                .define(TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
-                        "Kafka topic of the input; it must exist.")
+                .define(TOPIC, Type.STRING, "", Importance.HIGH, "Kafka topic of the input; it must exist. "
+                        + "Or topic.pattern.")
+                .define(TOPIC_PATTERN, Type.STRING, "", Importance.HIGH, "Instead of topic: a Java regex; every "
+                        + "topic it matches whole is read, also one created later (within kafka.metadata.max.age.ms), "
+                        + "each into a table of its own named by table, a template of the regex's named groups and "
+                        + "${topic} (dbserver1\\.inventory\\.(?<table>.+) with table=inventory_${table}). Topics "
+                        + "other inputs read are left to them. No indexes, rows, summary or join: declare a table's "
+                        + "own input for those.")
                 .define(FORMAT, Type.STRING, JsonFormat.NAME, ConfigDef.ValidString.in(JsonFormat.NAME, AvroFormat.NAME,
                                 RegistryAvroFormat.NAME, RegistryProtobufFormat.NAME, RegistryJsonSchemaFormat.NAME),
                         Importance.HIGH, "json: one UTF-8 JSON object per record value (schemaless); avro: Avro "
@@ -46,7 +52,8 @@ final class InputDefinition {
                                 + "schemas and their imports from registry.url; json-schema-registry: JSON in that wire "
                                 + "format, each record validated against its JSON Schema from registry.url.")
                 .define(DEAD_LETTER_TOPIC, Type.STRING, "", Importance.MEDIUM, "Where records that cannot become rows "
-                        + "go, unchanged, with headers saying why; empty: <topic>.dead-letter. Created at start-up.")
+                        + "go, unchanged, with headers saying why; empty: <topic>.dead-letter (with topic.pattern: "
+                        + "<input>.dead-letter). Created at start-up.")
                 .define(AVRO_SCHEMAS, Type.LIST, "", Importance.HIGH, "format=avro: .avsc files, the reader schema "
                         + "first, then earlier versions records may have been written with (found by fingerprint).")
                 .define(REGISTRY_URL, Type.LIST, "", Importance.HIGH, "registry formats (avro-, protobuf-, json-schema-registry): base URLs of the "
@@ -90,10 +97,13 @@ final class InputDefinition {
                         ConfigDef.ValidString.in(MISSING_DEAD_LETTER, MISSING_RECORD_TIMESTAMP), Importance.MEDIUM,
                         "A record without an event time: dead-letter sets it aside, record-timestamp uses the Kafka "
                                 + "record's timestamp (which a replay reads again, so rows stay the same).")
-                .define(TABLE, Type.STRING, "", Importance.HIGH, "Data table; empty: the input's name.")
+                .define(TABLE, Type.STRING, "", Importance.HIGH, "Data table; empty: the input's name (with "
+                        + "topic.pattern: ${topic}, the topic's name).")
                 .define(KEY, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
                         "Row key of the data table: [salt |] path:encoding, ... over field paths or expressions "
-                                + "(lower(host.name):text, $key.id:long; see `rowflow keys --help`, docs/mapping.md); "
+                                + "(lower(host.name):text, $key.id:long; see `rowflow keys --help`, docs/mapping.md); with "
+                                + "topic.pattern and envelope=debezium, $key.* stands for the record key's fields (the "
+                                + "primary key; bucket(8) | $key.* salts it); "
                                 + "the table is pre-split to match. Do not change it for an existing table.")
                 .define(COLUMNS, Type.STRING, "*", Importance.HIGH, "Cells of the data row: path[:type][=qualifier] "
                         + "(type: text, long, number, bool, json; an expression instead of a path needs a qualifier: "
@@ -218,6 +228,23 @@ final class InputDefinition {
     }
 
     /** Refuses what the format keys cannot mean together, without reading a file or asking a registry. */
+    /** The base URLs of {@code registry.url}; see {@link InputConfig#registryUrls()}. */
+    static List<java.net.URI> registryUrls(InputConfig input) {
+        List<java.net.URI> urls = new java.util.ArrayList<>();
+        for (String url : input.getList(REGISTRY_URL)) {
+            try {
+                java.net.URI uri = new java.net.URI(url);
+                if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+                    throw new java.net.URISyntaxException(url, "an http or https URL with a host is expected");
+                }
+                urls.add(uri);
+            } catch (java.net.URISyntaxException e) {
+                throw new ConfigException(input.key(REGISTRY_URL), url, e.getMessage());
+            }
+        }
+        return urls;
+    }
+
     static void checkFormat(InputConfig input) {
         String format = input.getString(FORMAT);
         if (format.equals(AvroFormat.NAME) && input.getList(AVRO_SCHEMAS).isEmpty()) {

@@ -289,6 +289,11 @@ public final class DeclaredInput implements Ingest {
         }
     }
 
+    /** Binds only the counts of its deletes: an input of a {@code topic.pattern}'s topic shares the rest. */
+    void bindDeletes(MeterRegistry meters) {
+        deletes.bindTo(meters, name);
+    }
+
     @Override
     public void close() {
         format.close();

@@ -53,7 +53,9 @@ public final class PipelinePlan implements AutoCloseable {
             for (InputConfig input : config.inputs()) {
                 RecordFormat format = RecordFormats.open(input);
                 try {
-                    ingests.add(InputCompiler.compile(input, format, uids, config.timestampPolicy()));
+                    ingests.add(input.topicPattern().isPresent()
+                            ? PatternInput.compile(input, format, uids, config.timestampPolicy())
+                            : InputCompiler.compile(input, format, uids, config.timestampPolicy()));
                 } catch (RuntimeException e) {
                     format.close();
                     throw e;
@@ -72,6 +74,7 @@ public final class PipelinePlan implements AutoCloseable {
             plan.linkJoins();
             plan.checkJoinGuarantee();
             plan.checkDistinct();
+            plan.subscribePatterns();
             return plan;
         } catch (RuntimeException e) {
             ingests.forEach(Ingest::close);
@@ -148,7 +151,8 @@ public final class PipelinePlan implements AutoCloseable {
             if (name.equals(input.name())) {
                 throw new ConfigException(key, name, "an input cannot join its own rows");
             }
-            DeclaredInput joined = declaredInput(name).orElseThrow();
+            DeclaredInput joined = declaredInput(name).orElseThrow(() -> new ConfigException(key, name, "reads a "
+                    + InputConfig.TOPIC_PATTERN + ": a join is declared between inputs of one table each"));
             for (DeclaredInput side : List.of(joining.get(), joined)) {
                 if (!side.readsTopicAlone()) {
                     throw new ConfigException(key, name, "input " + side.name() + " shares its topic with other "
@@ -236,6 +240,37 @@ public final class PipelinePlan implements AutoCloseable {
                         + ": every table has one key layout and one writer");
             }
         }
+    }
+
+    /**
+     * Leaves out of each pattern input's topics those other inputs read, every dead-letter topic,
+     * the topics of pattern inputs declared before it and Kafka Streams' own: a topic is read by
+     * one source only (Kafka Streams refuses a topic two sources match when it appears).
+     */
+    private void subscribePatterns() {
+        java.util.Set<String> taken = new java.util.TreeSet<>(deadLetterTopics().keySet());
+        taken.addAll(deadLetterTopics().values());
+        taken.addAll(deadLetterPatterns().values());
+        java.util.Set<String> tables = new java.util.HashSet<>();
+        tables().values().forEach(table -> tables.add(table.name().getNameAsString()));
+        List<PatternInput> earlier = new ArrayList<>();
+        for (Ingest ingest : ingests) {
+            if (ingest instanceof PatternInput pattern) {
+                pattern.subscribe(taken, earlier, config.getString(RowflowConfig.APPLICATION_ID_CONFIG), tables);
+                earlier.add(pattern);
+            }
+        }
+    }
+
+    /** Dead-letter topic by the pattern of the topics of each pattern input, in ingest order. */
+    public Map<java.util.regex.Pattern, String> deadLetterPatterns() {
+        Map<java.util.regex.Pattern, String> topics = new LinkedHashMap<>();
+        ingests.forEach(ingest -> {
+            if (ingest instanceof PatternInput pattern) {
+                topics.put(pattern.subscribed(), pattern.deadLetterTopic());
+            }
+        });
+        return topics;
     }
 
     /** The configuration it was built from. */

@@ -48,6 +48,8 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class RowflowPipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RowflowPipeline.class);
+    /** Matches no table: listing it asks HBase for nothing but an answer. */
+    private static final java.util.regex.Pattern NO_TABLE = java.util.regex.Pattern.compile("^$");
 
     private final RowflowConfig config;
     private final Connection hbase;
@@ -80,7 +82,8 @@ public final class RowflowPipeline implements AutoCloseable {
         });
         hbaseProbe.scheduleWithFixedDelay(() -> {
             try (Admin admin = hbase.getAdmin()) {
-                if (admin.tableExists(probeTable)) {
+                // Without a table yet (a topic.pattern's tables come with their topics), any answer will do.
+                if (probeTable == null ? admin.listTableNames(NO_TABLE) != null : admin.tableExists(probeTable)) {
                     hbaseLastReachedNanos = System.nanoTime();
                 }
             } catch (IOException | RuntimeException e) {
@@ -139,7 +142,8 @@ public final class RowflowPipeline implements AutoCloseable {
                 }
                 createOrCheck(new TableAdmin(admin), plan);
             }
-            Map<TableRole, TableDefinition> tables = plan.tables();
+            // Tables a topic.pattern's topics make join them while the pipeline runs.
+            Map<TableRole, TableDefinition> tables = new java.util.concurrent.ConcurrentSkipListMap<>(plan.tables());
             SinkSettings sinkSettings = new SinkSettings(config.getLong(RowflowConfig.WRITE_BUFFER_BYTES_CONFIG),
                     config.getLong(RowflowConfig.PERIODIC_FLUSH_MS_CONFIG));
             SinkMetrics sinkMetrics = new SinkMetrics(registry, tables);
@@ -162,9 +166,26 @@ public final class RowflowPipeline implements AutoCloseable {
                     }
                 }
                 largestRecord = createDeadLetterTopics(kafka, plan.deadLetterTopics());
+                for (String deadLetter : plan.deadLetterPatterns().values()) {
+                    KafkaTopics.createIfAbsent(kafka, deadLetter, Optional.empty(), Map.of(), Duration.ofSeconds(60));
+                }
             }
+            Wiring.Tables ready = (table, deletes) -> {
+                TableDefinition definition = table.definition();
+                try (Admin admin = connection.getAdmin()) {
+                    TableAdmin tableAdmin = new TableAdmin(admin);
+                    boolean created = tableAdmin.createOrCheck(definition);
+                    if (deletes) {
+                        tableAdmin.checkDeletes(definition);
+                    }
+                    LOG.info("table {} of {} {} with key layout {}", definition.name(), table.tableKey(),
+                            created ? "created" : "checked", definition.layout().spec());
+                }
+                sinkMetrics.add(table.role(), definition);
+                tables.put(table.role(), definition);
+            };
             plan.ingests().forEach(ingest -> ingest.bindTo(registry));
-            Topology topology = plan.topology(new Wiring(sinks, flushBeforeCommit, partitions));
+            Topology topology = plan.topology(new Wiring(sinks, flushBeforeCommit, partitions, ready));
             java.util.Properties streamsProperties = StreamsProperties.of(plan);
             streamsProperties.put(DeadLetterTopics.METRICS_CONFIG, registry);
             jaas.ifPresent(line -> streamsProperties.put(SaslConfigs.SASL_JAAS_CONFIG, line));
@@ -195,7 +216,7 @@ public final class RowflowPipeline implements AutoCloseable {
             streamsMetrics.bindTo(registry);
             streams.start();
             return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated, plan,
-                    tables.values().iterator().next().name(), registry);
+                    tables.isEmpty() ? null : tables.values().iterator().next().name(), registry);
         } catch (IOException | InterruptedException | RuntimeException e) {
             plan.close();
             if (hbase != null) {

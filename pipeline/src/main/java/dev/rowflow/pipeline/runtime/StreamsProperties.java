@@ -15,6 +15,8 @@ import java.util.Properties;
 public final class StreamsProperties {
     /** The commit interval of a pipeline with a join, unless {@code kafka.commit.interval.ms} is set. */
     static final long JOIN_COMMIT_INTERVAL_MS = 1000;
+    /** How soon a new topic of a {@code topic.pattern} is read, unless {@code kafka.metadata.max.age.ms} says. */
+    static final int PATTERN_METADATA_MAX_AGE_MS = 30_000;
 
     private StreamsProperties() {
     }
@@ -35,6 +37,12 @@ public final class StreamsProperties {
         // Internal topics too: records re-read from a repartition topic can fail there.
         props.put(DeadLetterTopics.CONFIG, DeadLetterTopics.format(plan.deadLetterTopicsWithInternal(
                 config.getString(RowflowConfig.APPLICATION_ID_CONFIG))));
+        props.put(DeadLetterTopics.PATTERNS_CONFIG, DeadLetterTopics.formatPatterns(plan.deadLetterPatterns()));
+        if (!plan.deadLetterPatterns().isEmpty()) {
+            // A topic a topic.pattern matches is read once the consumer's metadata shows it: within
+            // 30 s, not the client's 5 minutes (a metadata request per half minute is nothing to a broker).
+            props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, PATTERN_METADATA_MAX_AGE_MS);
+        }
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordErrorHandler.class);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProductionHandler.class);

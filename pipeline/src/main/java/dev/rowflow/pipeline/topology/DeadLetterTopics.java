@@ -27,6 +27,11 @@ import java.util.Map;
  */
 public final class DeadLetterTopics {
     public static final String CONFIG = "rowflow.dead.letter.topics";
+    /**
+     * Streams property: the dead-letter topic of the topics a pattern matches, {@code dead-letter=regex}
+     * lines (a topic name holds no {@code =}, a line break ends the regex).
+     */
+    public static final String PATTERNS_CONFIG = "rowflow.dead.letter.patterns";
     /** Streams property holding the {@link MeterRegistry} the dead letters are counted in, if any. */
     public static final String METRICS_CONFIG = "rowflow.metrics.registry";
     /** Header carrying the version of rowflow that set the record aside. */
@@ -35,11 +40,22 @@ public final class DeadLetterTopics {
     public static final String REFUSAL_HEADER = "rowflow.refusal";
 
     private final Map<String, String> byInput;
+    private final Map<java.util.regex.Pattern, String> byPattern;
     private final MeterRegistry registry;
 
-    private DeadLetterTopics(Map<String, String> byInput, MeterRegistry registry) {
+    private DeadLetterTopics(Map<String, String> byInput, Map<java.util.regex.Pattern, String> byPattern,
+                             MeterRegistry registry) {
         this.byInput = byInput;
+        this.byPattern = byPattern;
         this.registry = registry;
+    }
+
+    /** {@link #PATTERNS_CONFIG}'s value of the dead-letter topic by the pattern of the topics it takes. */
+    public static String formatPatterns(Map<java.util.regex.Pattern, String> byPattern) {
+        StringBuilder s = new StringBuilder();
+        byPattern.forEach((pattern, deadLetter) -> s.append(s.length() == 0 ? "" : "\n").append(deadLetter).append('=')
+                .append(pattern.pattern()));
+        return s.toString();
     }
 
     public static String format(Map<String, String> byInput) {
@@ -61,8 +77,20 @@ public final class DeadLetterTopics {
                 byInput.put(parts[0], parts[1]);
             }
         }
+        Map<java.util.regex.Pattern, String> byPattern = new LinkedHashMap<>();
+        Object patterns = streamsConfig.get(PATTERNS_CONFIG);
+        if (patterns != null && !patterns.toString().isEmpty()) {
+            for (String line : patterns.toString().split("\n")) {
+                String[] parts = line.split("=", 2);
+                if (parts.length != 2) {
+                    throw new ConfigException(PATTERNS_CONFIG, patterns, "expected dead-letter=regex lines");
+                }
+                byPattern.put(java.util.regex.Pattern.compile(parts[1]), parts[0]);
+            }
+        }
         Object registry = streamsConfig.get(METRICS_CONFIG);
-        return new DeadLetterTopics(byInput, registry instanceof MeterRegistry r ? r : new SimpleMeterRegistry());
+        return new DeadLetterTopics(byInput, byPattern, registry instanceof MeterRegistry r ? r
+                : new SimpleMeterRegistry());
     }
 
     /**
@@ -71,7 +99,7 @@ public final class DeadLetterTopics {
      */
     List<ProducerRecord<byte[], byte[]>> records(byte[] key, byte[] value, ErrorHandlerContext context,
                                                  Exception exception) {
-        String deadLetter = byInput.get(context.topic());
+        String deadLetter = deadLetterOf(context.topic());
         if (deadLetter == null) {
             return List.of();
         }
@@ -86,9 +114,22 @@ public final class DeadLetterTopics {
         return List.of(record);
     }
 
+    /** The dead-letter topic of {@code topic}'s records, or null if none. */
+    private String deadLetterOf(String topic) {
+        String deadLetter = byInput.get(topic);
+        if (deadLetter == null && topic != null) {
+            for (Map.Entry<java.util.regex.Pattern, String> pattern : byPattern.entrySet()) {
+                if (pattern.getKey().matcher(topic).matches()) {
+                    return pattern.getValue();
+                }
+            }
+        }
+        return deadLetter;
+    }
+
     /** Whether {@code topic} is one of the dead-letter topics. */
     boolean isDeadLetterTopic(String topic) {
-        return byInput.containsValue(topic);
+        return byInput.containsValue(topic) || byPattern.containsValue(topic);
     }
 
     /** {@code invalid <field>} for a record rowflow refused, else the exception's class: a small, fixed set. */

@@ -38,6 +38,20 @@ public final class InputTopology {
         }
     }
 
+    /** What a record of a topic goes through: the topic's plan, each input's route, the topic's unrouted count. */
+    public record Routing(TopicPlan plan, List<Route> routes, LongAdder unrouted) {
+    }
+
+    /** The routing of each record, by its topic and key. */
+    @FunctionalInterface
+    public interface Routes {
+        /**
+         * @throws dev.rowflow.keying.InvalidEventException for a record of a topic no routing can
+         *                                                   be made for: it is set aside
+         */
+        Routing of(String topic, byte[] key);
+    }
+
     /** The records of {@code topic} read in {@code format}, as input {@code input} (the first of the topic) reads them. */
     public static KStream<byte[], ReadRecord> source(StreamsBuilder builder, String topic, RecordFormat format,
                                                      String input) {
@@ -53,8 +67,24 @@ public final class InputTopology {
      */
     public static void addTo(KStream<byte[], ReadRecord> stream, TopicPlan plan, List<Route> routes,
                              LongAdder unrouted, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
-        stream.process(() -> new TopicWriter(plan, routes, unrouted, sinks, flushBeforeCommit),
-                Named.as(writerName(routes.get(0).input())));
+        Routing routing = new Routing(plan, routes, unrouted);
+        addTo(stream, (topic, key) -> routing, routes.get(0).input(), sinks, flushBeforeCommit);
+    }
+
+    /**
+     * Adds the writer of input {@code input}'s records, {@code stream}, whose topics each have
+     * their routing ({@code PatternInput} does: one topic per table).
+     */
+    public static void addTo(KStream<byte[], ReadRecord> stream, Routes routes, String input, SinkFactory sinks,
+                             FlushBeforeCommit flushBeforeCommit) {
+        stream.process(() -> new TopicWriter(routes, sinks, flushBeforeCommit), Named.as(writerName(input)));
+    }
+
+    /** The records of every topic {@code topics} matches, read in {@code format}, as input {@code input} reads them. */
+    public static KStream<byte[], ReadRecord> source(StreamsBuilder builder, java.util.regex.Pattern topics,
+                                                     RecordFormat format, String input) {
+        return builder.stream(topics, Consumed.<byte[], ReadRecord>with(Serdes.ByteArray(), new RecordSerde(format))
+                .withName(input + "-source"));
     }
 
     static String writerName(String input) {

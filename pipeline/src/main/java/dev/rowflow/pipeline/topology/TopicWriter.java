@@ -7,6 +7,7 @@ import dev.rowflow.keying.mapping.EventMapping;
 import dev.rowflow.keying.mapping.RecordSource;
 import dev.rowflow.sinks.RowSink;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 import java.util.List;
 import java.util.function.Supplier;
@@ -19,22 +20,20 @@ import java.util.function.Supplier;
  * written.
  */
 final class TopicWriter extends RowWriter<byte[], ReadRecord> {
-    private final TopicPlan plan;
-    private final List<InputTopology.Route> routes;
-    private final java.util.concurrent.atomic.LongAdder unrouted;
+    private final InputTopology.Routes routes;
 
-    TopicWriter(TopicPlan plan, List<InputTopology.Route> routes, java.util.concurrent.atomic.LongAdder unrouted,
-                SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
+    TopicWriter(InputTopology.Routes routes, SinkFactory sinks, FlushBeforeCommit flushBeforeCommit) {
         super(sinks, flushBeforeCommit);
-        this.plan = plan;
         this.routes = routes;
-        this.unrouted = unrouted;
     }
 
     @Override
     public void process(Record<byte[], ReadRecord> record) {
         RecordSource source = RecordSources.of(context(), record);
-        TopicPlan.Judgement judgement = plan.judge(record.value(), source, this::check);
+        InputTopology.Routing routing = routes.of(context().recordMetadata().map(RecordMetadata::topic).orElse(null),
+                record.key());
+        TopicPlan.Judgement judgement = routing.plan().judge(record.value(), source, this::check);
+        List<InputTopology.Route> routes = routing.routes();
         if (judgement.setAside() != null) {
             // Whose where did not take it, did not: counted, though another input sets it aside.
             for (int i = 0; i < judgement.decisions().size(); i++) {
@@ -45,7 +44,7 @@ final class TopicWriter extends RowWriter<byte[], ReadRecord> {
             throw judgement.setAside();
         }
         if (record.value() != null && judgement.unrouted()) {
-            unrouted.increment();
+            routing.unrouted().increment();
         }
         for (int i = 0; i < judgement.decisions().size(); i++) {
             carryOut(routes.get(i), judgement.decisions().get(i), record.value(), source);

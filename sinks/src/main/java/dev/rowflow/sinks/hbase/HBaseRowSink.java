@@ -63,7 +63,13 @@ public final class HBaseRowSink implements RowSink {
         }
     };
     private final RowLimits limits;
+    /** The tables it may write: a topic.pattern's join while it runs. */
+    private final Map<TableRole, TableDefinition> tables;
+    private final Connection connection;
+    private final SinkSettings settings;
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
+    private final java.util.function.Consumer<RetriesExhaustedWithDetailsException> failures =
+            e -> failure.compareAndSet(null, e);
     private final IdempotentCounters counters;
     private final SinkMetrics metrics;
     private final Gauge unflushedBytesGauge;
@@ -84,12 +90,12 @@ public final class HBaseRowSink implements RowSink {
         Map<TableRole, TableName> names = new TreeMap<>();
         tables.forEach((role, table) -> names.put(role, table.name()));
         this.counters = new IdempotentCounters(connection, names);
-        java.util.function.Consumer<RetriesExhaustedWithDetailsException> failures = e -> failure.compareAndSet(null, e);
+        this.tables = tables;
+        this.connection = connection;
+        this.settings = settings;
         try {
             for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
-                RowSender sender = new MutatorSender(connection, table.getKey(), table.getValue(), settings, metrics,
-                        failures, () -> failure.get() != null);
-                writers.put(table.getKey(), new TableWriter(connection, table.getKey(), table.getValue(), sender, metrics));
+                open(table.getKey(), table.getValue());
             }
         } catch (IOException | RuntimeException e) {
             closeQuietly(e);
@@ -111,6 +117,7 @@ public final class HBaseRowSink implements RowSink {
     public void write(Row row) throws IOException {
         throwIfFailed();
         applyChanges(); // a row written now comes after them
+        opened(row.table());
         unflushedBytes += writer(row.table()).write(row);
     }
 
@@ -129,6 +136,7 @@ public final class HBaseRowSink implements RowSink {
     @Override
     public void replace(TableRole table, List<Row> rows, EventMapping mapping, Prior prior) throws IOException {
         throwIfFailed();
+        opened(table);
         changes.replace(table, rows, mapping, prior);
         applyChangesIfFull();
     }
@@ -138,6 +146,7 @@ public final class HBaseRowSink implements RowSink {
     public void delete(TableRole table, byte[] key, EventMapping mapping, Prior prior, DeleteOutcome outcome)
             throws IOException {
         throwIfFailed();
+        opened(table);
         changes.delete(table, key, mapping, prior, outcome);
         applyChangesIfFull();
     }
@@ -151,6 +160,21 @@ public final class HBaseRowSink implements RowSink {
     private void applyChanges() throws IOException {
         if (!changes.isEmpty()) {
             unflushedBytes += changes.apply(changeSink);
+        }
+    }
+
+    private TableWriter open(TableRole role, TableDefinition table) throws IOException {
+        RowSender sender = new MutatorSender(connection, role, table, settings, metrics, failures,
+                () -> failure.get() != null);
+        TableWriter writer = new TableWriter(connection, role, table, sender, metrics);
+        writers.put(role, writer);
+        return writer;
+    }
+
+    /** Opens the writer of a table added since the sink was opened (see {@link #tables}), if it has none. */
+    private void opened(TableRole table) throws IOException {
+        if (!writers.containsKey(table) && tables.containsKey(table)) {
+            open(table, tables.get(table));
         }
     }
 

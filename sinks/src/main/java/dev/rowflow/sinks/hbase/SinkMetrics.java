@@ -27,40 +27,50 @@ import java.util.OptionalInt;
  */
 public final class SinkMetrics {
     private final MeterRegistry registry;
-    private final Map<TableRole, Counter> rows = new java.util.TreeMap<>();
-    private final Map<TableRole, Counter> sent = new java.util.TreeMap<>();
-    private final Map<TableRole, Counter> failed = new java.util.TreeMap<>();
-    private final Map<TableRole, Counter> counterUpdates = new java.util.TreeMap<>();
-    private final Map<TableRole, Counter[]> bucketRows = new java.util.TreeMap<>();
+    private final Map<TableRole, Counter> rows = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<TableRole, Counter> sent = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<TableRole, Counter> failed = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<TableRole, Counter> counterUpdates = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<TableRole, Counter[]> bucketRows = new java.util.concurrent.ConcurrentHashMap<>();
     private final Timer flush;
 
     public SinkMetrics(MeterRegistry registry, Map<TableRole, TableDefinition> tables) {
         this.registry = registry;
-        for (Map.Entry<TableRole, TableDefinition> table : tables.entrySet()) {
-            String name = table.getValue().name().getNameAsString();
-            rows.put(table.getKey(), Counter.builder("rowflow.sink.rows").tag("table", name)
-                    .description("Rows written to HBase and flushed").register(registry));
-            sent.put(table.getKey(), Counter.builder("rowflow.sink.sent.rows").tag("table", name)
-                    .description("Rows sent to HBase and acknowledged, readable from then on; rows counts them "
-                            + "again at the commit that makes them durable").register(registry));
-            failed.put(table.getKey(), Counter.builder("rowflow.sink.failed.mutations").tag("table", name)
-                    .description("Mutations HBase refused after the client's retries").register(registry));
-            counterUpdates.put(table.getKey(), Counter.builder("rowflow.sink.counter.updates").tag("table", name)
-                    .description("Counter cells incremented (each source record counted once)").register(registry));
-            OptionalInt buckets = table.getValue().layout().salt().buckets();
-            if (buckets.isPresent()) {
-                Counter[] perBucket = new Counter[buckets.getAsInt()];
-                for (int b = 0; b < perBucket.length; b++) {
-                    perBucket[b] = Counter.builder("rowflow.sink.bucket.rows").tag("table", name)
-                            .tag("bucket", Integer.toString(b))
-                            .description("Rows flushed per salt bucket: a hot bucket shows as a share above 1/N")
-                            .register(registry);
-                }
-                bucketRows.put(table.getKey(), perBucket);
-            }
-        }
+        tables.forEach(this::add);
         this.flush = Timer.builder("rowflow.sink.flush").publishPercentileHistogram()
                 .description("Time to flush the sink's buffers and counters (at every commit)").register(registry);
+    }
+
+    /**
+     * Adds the meters of a table made while the pipeline runs (a topic of a {@code topic.pattern}
+     * seen first); a table added before keeps its meters.
+     */
+    public synchronized void add(TableRole role, TableDefinition table) {
+        if (rows.containsKey(role)) {
+            return;
+        }
+        String name = table.name().getNameAsString();
+        sent.put(role, Counter.builder("rowflow.sink.sent.rows").tag("table", name)
+                .description("Rows sent to HBase and acknowledged, readable from then on; rows counts them "
+                        + "again at the commit that makes them durable").register(registry));
+        failed.put(role, Counter.builder("rowflow.sink.failed.mutations").tag("table", name)
+                .description("Mutations HBase refused after the client's retries").register(registry));
+        counterUpdates.put(role, Counter.builder("rowflow.sink.counter.updates").tag("table", name)
+                .description("Counter cells incremented (each source record counted once)").register(registry));
+        OptionalInt buckets = table.layout().salt().buckets();
+        if (buckets.isPresent()) {
+            Counter[] perBucket = new Counter[buckets.getAsInt()];
+            for (int b = 0; b < perBucket.length; b++) {
+                perBucket[b] = Counter.builder("rowflow.sink.bucket.rows").tag("table", name)
+                        .tag("bucket", Integer.toString(b))
+                        .description("Rows flushed per salt bucket: a hot bucket shows as a share above 1/N")
+                        .register(registry);
+            }
+            bucketRows.put(role, perBucket);
+        }
+        // Last: what add checks for.
+        rows.put(role, Counter.builder("rowflow.sink.rows").tag("table", name)
+                .description("Rows written to HBase and flushed").register(registry));
     }
 
     /** Meters nobody reads, for tools and tests that do not serve metrics. */
