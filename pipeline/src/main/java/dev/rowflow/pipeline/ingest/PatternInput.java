@@ -41,6 +41,7 @@ import java.util.stream.Collectors;
  * of the subscription ({@link #subscribe}); so are the topics of the pattern inputs declared before it.
  */
 public final class PatternInput implements Ingest {
+    private static final Pattern NAMED_GROUP = Pattern.compile("\\(\\?<(?![=!])[a-zA-Z][a-zA-Z0-9]*>");
     private final InputConfig input;
     private final TopicPattern topics;
     private final RecordFormat format;
@@ -93,7 +94,10 @@ public final class PatternInput implements Ingest {
         for (PatternInput other : earlier) {
             regex.append("(?!(?:").append(other.topics.pattern().pattern()).append(")$)");
         }
-        subscribed = Pattern.compile(regex.append("(?:").append(topics.pattern().pattern()).append(")$").toString());
+        // Named groups as plain ones: Kafka Streams joins every source's regex into one, which names a group
+        // once; the table templates read the declared regex, not this one.
+        subscribed = Pattern.compile(NAMED_GROUP.matcher(regex.append("(?:").append(topics.pattern().pattern())
+                .append(")$")).replaceAll("(?:"));
         otherTables = Set.copyOf(tables);
     }
 
