@@ -238,4 +238,20 @@ class DebeziumEnvelopeTest {
         assertThat(read.tree().get("promised_on")).isEqualTo("2025-12-02");
         assertThat(read.change().source()).containsEntry("lsn", 24023128L);
     }
+
+    @Test
+    void shouldReadTheRecordKeyAsItsColumnsInKeyOrderWithOrWithoutItsSchema() {
+        String schema = "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"type\":\"int64\",\"optional\":false,"
+                + "\"field\":\"order_id\"},{\"type\":\"string\",\"optional\":false,\"field\":\"carrier\"}],"
+                + "\"optional\":false,\"name\":\"db.public.shipments.Key\"},\"payload\":{\"order_id\":7,\"carrier\":\"dhl\"}}";
+        assertThat(format.readKey(schema.getBytes(StandardCharsets.UTF_8)))
+                .containsExactly(Map.entry("order_id", 7L), Map.entry("carrier", "dhl"));
+        assertThat(format.readKey("{\"order_id\":7,\"carrier\":\"dhl\"}".getBytes(StandardCharsets.UTF_8)))
+                .containsExactly(Map.entry("order_id", 7L), Map.entry("carrier", "dhl"));
+        assertThatThrownBy(() -> format.readKey(null)).isInstanceOf(InvalidEventException.class)
+                .hasMessageContaining("no primary key");
+        assertThatThrownBy(() -> format.readKey("order-7".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("order-7")
+                .hasMessageContaining("no struct of key columns");
+    }
 }
