@@ -113,19 +113,32 @@ final class MappingCommand {
         public Integer call() throws Exception {
             RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
             try (PipelinePlan plan = PipelinePlan.build(config, new DryRunUids())) {
-                List<DeclaredInput> inputs = MappingCheck.inputsOf(plan, topic);
-                if (inputs.isEmpty()) {
-                    throw new ParameterException(spec.commandLine(), "--topic " + topic + ": no declared input reads "
-                            + "it (inputs: " + plan.declaredInputNames() + ")");
-                }
-                MappingCheck check = new MappingCheck(topic, inputs,
-                        RowLimits.of(HBaseConnections.configuration(config)));
-                sampling.read(spec, config, topic, record -> check.add(new MappingCheck.Sampled(record.partition(),
+                List<MappingCheck.Sampled> sampled = new java.util.ArrayList<>();
+                sampling.read(spec, config, topic, record -> sampled.add(new MappingCheck.Sampled(record.partition(),
                         record.offset(), record.timestamp(), record.key(), record.value(), record.headers())));
+                MappingCheck check = new MappingCheck(topic, inputsOf(plan, sampled),
+                        RowLimits.of(HBaseConnections.configuration(config)));
+                sampled.forEach(check::add);
                 MappingCheck.Report report = check.report();
                 print(report, spec.commandLine().getOut());
                 return report.collisions() > 0 ? 1 : 0;
             }
+        }
+
+        /** The inputs that read the topic: a topic.pattern's makes its input from the first sampled record's key. */
+        private List<DeclaredInput> inputsOf(PipelinePlan plan, List<MappingCheck.Sampled> sampled) {
+            List<DeclaredInput> inputs;
+            try {
+                inputs = MappingCheck.inputsOf(plan, topic, sampled.isEmpty() ? null : sampled.get(0).key());
+            } catch (InvalidEventException e) {
+                throw new ParameterException(spec.commandLine(), "--topic " + topic + ": its topic.pattern's input "
+                        + "makes no table of it from the first record: " + e.getMessage());
+            }
+            if (inputs.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--topic " + topic + ": no declared input reads "
+                        + "it (inputs: " + plan.declaredInputNames() + ")");
+            }
+            return inputs;
         }
 
         private void print(MappingCheck.Report report, PrintWriter out) throws Exception {

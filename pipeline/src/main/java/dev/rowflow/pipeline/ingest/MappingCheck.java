@@ -154,6 +154,23 @@ public final class MappingCheck {
     }
 
     /**
+     * The declared inputs of {@code plan} that read {@code topic}; where none does, the input the
+     * {@code topic.pattern} that reads it makes of it at its first record, whose key is
+     * {@code firstKey} (see {@link PatternInput#inputOf}); none if no input reads it.
+     *
+     * @throws InvalidEventException where the pattern's input makes no input of the topic with that key
+     */
+    public static List<DeclaredInput> inputsOf(PipelinePlan plan, String topic, byte[] firstKey) {
+        List<DeclaredInput> inputs = inputsOf(plan, topic);
+        if (!inputs.isEmpty()) {
+            return inputs;
+        }
+        return plan.ingests().stream().filter(PatternInput.class::isInstance).map(PatternInput.class::cast)
+                .filter(input -> input.subscribed().matcher(topic).matches()).findFirst()
+                .map(input -> List.of(input.inputOf(topic, firstKey))).orElse(List.of());
+    }
+
+    /**
      * What check made of one record: the inputs' judgement, or null where the record cannot be
      * read, and the dead letter's message where it is set aside.
      */

@@ -168,7 +168,7 @@ public final class PatternInput implements Ingest {
             if (known != null) {
                 return known;
             }
-            DeclaredInput declared = compile(topic, key);
+            DeclaredInput declared = inputOf(topic, key);
             for (IngestTable table : declared.tables()) {
                 String name = table.definition().name().getNameAsString();
                 if (otherTables.contains(name)) {
@@ -193,8 +193,13 @@ public final class PatternInput implements Ingest {
         }
     }
 
-    /** The input of {@code topic}, its key's parts from {@code key} if the layout takes the record key's fields. */
-    private DeclaredInput compile(String topic, byte[] key) {
+    /**
+     * The input of {@code topic}, its key's parts from {@code key} if the layout takes the record
+     * key's fields -- what the pipeline makes at the topic's first record, without its tables.
+     *
+     * @throws InvalidEventException where the key makes no layout, or the topic no input
+     */
+    public DeclaredInput inputOf(String topic, byte[] key) {
         String layout = input.getString(InputConfig.KEY);
         if (RecordKeyFields.in(layout)) {
             // TopicPattern refused $key.* on any input but one of change events.

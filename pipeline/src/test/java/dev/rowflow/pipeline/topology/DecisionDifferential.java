@@ -41,8 +41,11 @@ final class DecisionDifferential implements AutoCloseable {
     private final TopologyTestDriver driver;
     private final TestInputTopic<byte[], byte[]> input;
     private final TestOutputTopic<byte[], byte[]> deadLetters;
-    private final MappingCheck check;
+    private final String topic;
+    private final RowLimits limits;
     private final PipelinePlan checkPlan;
+    /** Made at the first record: a topic.pattern's input of the topic takes its key. */
+    private MappingCheck check;
     private long offset;
 
     /**
@@ -60,7 +63,8 @@ final class DecisionDifferential implements AutoCloseable {
         this.deadLetters = driver.createOutputTopic(deadLetterTopic, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
         this.checkPlan = PipelinePlan.build(config, null);
-        this.check = new MappingCheck(topic, MappingCheck.inputsOf(checkPlan, topic), limits);
+        this.topic = topic;
+        this.limits = limits;
     }
 
     /** The pipeline's outcome and check's, of one record (a null value is a tombstone). */
@@ -78,6 +82,9 @@ final class DecisionDifferential implements AutoCloseable {
             refusal = kind == null ? null : new String(kind.value(), StandardCharsets.UTF_8);
         }
         Outcome pipeline = new Outcome(written, deadLetter, refusal);
+        if (check == null) {
+            check = new MappingCheck(topic, MappingCheck.inputsOf(checkPlan, topic, key), limits);
+        }
         MappingCheck.Verdict verdict = check.add(new MappingCheck.Sampled(0, offset++, timestamp, key, value,
                 headers));
         return new Outcome[] {pipeline, new Outcome(effects(verdict), verdict.deadLetter(),
