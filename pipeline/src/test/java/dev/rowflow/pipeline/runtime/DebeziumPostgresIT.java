@@ -50,10 +50,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * snapshot, inserts, updates, deletes with tombstones, NULLs, a primary-key change, a delete and a
  * re-insert in one transaction, decimals of fixed and of no scale, dates, times (24:00:00 too) and
  * timestamps of every precision (zero fractions too), a TOASTed column an update leaves unchanged
- * (sent as Debezium's placeholder), {@code ALTER TABLE ... ADD COLUMN} mid-run, and the connector
- * stopped and restarted from its offsets while the database changes. At the end each HBase table
- * equals {@code SELECT} of its PostgreSQL table (every column as PostgreSQL prints it in the
- * documented form), and the two shapes' tables are byte for byte the same.
+ * (sent as Debezium's placeholder), {@code ALTER TABLE ... ADD COLUMN} mid-run, a table created
+ * while the connector and rowflow run (read by one input of every other table's topic,
+ * {@code topic.pattern} with {@code key=$key.*}: picked up without a restart), the connector
+ * stopped and restarted from its offsets while the database changes, and the production jar killed
+ * with SIGKILL. At the end each HBase table equals {@code SELECT} of its PostgreSQL table (every
+ * column as PostgreSQL prints it in the documented form), the three shapes' tables are byte for
+ * byte the same, and the denormalized view (orders joined with their customers) equals the SQL join.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 @ExtendWith(EmbeddedStackExtension.class)
@@ -199,7 +202,61 @@ class DebeziumPostgresIT {
             killedMidRun(shapes, phase1, dir);
             ingest(shapes, "phase 2", () -> { });
             assertTablesHoldTheSelects(sql, shapes);
+            assertTheViewHoldsTheJoin(sql);
         }
+    }
+
+    /** The denormalized view: each order with its customer's present fields, as SQL joins them. */
+    private static final String JOIN = "SELECT o.id::text AS i, o.customer_id::text AS c, o.total::text AS t, "
+            + "o.status AS s, o.note AS n, c.name AS cn, c.tier AS cr FROM orders o LEFT JOIN customers c ON c.id = o.customer_id";
+
+    /**
+     * An application of its own joins the schema shape's orders with their customers (the
+     * debezium-join recipe) from the start of the topics, exactly once; its orders table then
+     * equals {@link #JOIN}. The rows come through the join's internal topics after the source
+     * offsets are committed, so the table is read until it equals the join (or the time is up).
+     */
+    private static void assertTheViewHoldsTheJoin(Connection sql) throws Exception {
+        Map<String, String> props = new HashMap<>(stack.rowflowProperties());
+        props.putAll(dev.rowflow.pipeline.config.ConfigSources.load(
+                java.nio.file.Path.of("..", "deploy", "recipes", "debezium-join.properties"), Map.of()));
+        props.putAll(stack.rowflowProperties()); // the embedded stack's brokers and quorum
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, GROUP + "-view");
+        props.put("pipelines", "");
+        props.put("input.customers.topic", "schemas.public.customers");
+        props.put("input.customers.table", "view_customers");
+        props.put("input.orders.topic", "schemas.public.orders");
+        props.put("input.orders.table", "view_orders");
+        props.put("input.orders.index.customer.table", "view_orders_by_customer");
+        List<Map<String, String>> expected = select(sql, JOIN);
+        List<Map<String, String>> actual = List.of();
+        try (RowflowPipeline pipeline = RowflowPipeline.start(new RowflowConfig(props), new SimpleMeterRegistry())) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (System.nanoTime() < deadline) {
+                assertThat(pipeline.state()).isNotEqualTo(KafkaStreams.State.ERROR);
+                actual = cellsOf("view_orders");
+                if (actual.equals(expected)) {
+                    break;
+                }
+                Thread.sleep(500);
+            }
+        }
+        assertThat(actual).as("HBase table view_orders against %s", JOIN).isEqualTo(expected)
+                .anyMatch(row -> !row.containsKey("cn")).anyMatch(row -> row.containsKey("cn"));
+    }
+
+    /** The cells of each row of an HBase table by qualifier, as text, in the order of their text. */
+    private static List<Map<String, String>> cellsOf(String table) throws Exception {
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (Result row : TableRows.scan(stack.connection("hbase"), table).values()) {
+            Map<String, String> cells = new TreeMap<>();
+            for (Cell cell : row.rawCells()) {
+                cells.put(Bytes.toString(CellUtil.cloneQualifier(cell)), Bytes.toString(CellUtil.cloneValue(cell)));
+            }
+            rows.add(cells);
+        }
+        rows.sort(java.util.Comparator.comparing(Object::toString));
+        return rows;
     }
 
     /** A text of 8 KB that does not compress: stored out of line (TOAST), sent only when it changes. */
