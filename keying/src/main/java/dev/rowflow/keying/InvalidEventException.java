@@ -25,6 +25,22 @@ public class InvalidEventException extends IllegalArgumentException {
         this.reason = reason;
     }
 
+    private InvalidEventException(String message, Refusal refusal, String field, String reason) {
+        super(message);
+        this.refusal = refusal;
+        this.field = field;
+        this.reason = reason;
+    }
+
+    /**
+     * This refusal of the {@code ordinal}-th record its Kafka record holds (an export request's
+     * log record), saying which.
+     */
+    public InvalidEventException inRecord(int ordinal) {
+        return new InvalidEventException("record " + ordinal + " of the Kafka record's: " + getMessage(), refusal,
+                field, reason);
+    }
+
     /** What kind of refusal it is. */
     public Refusal refusal() {
         return refusal;

@@ -43,6 +43,14 @@ public interface RecordFormat {
         return Optional.empty();
     }
 
+    /**
+     * Whether a record of this format holds several records, each of them judged on its own (an
+     * OpenTelemetry export request's log records: {@link ReadRecord#holding}). No by default.
+     */
+    default boolean holdsMany() {
+        return false;
+    }
+
     /** Lets go of what the format holds, e.g. ends a wait for a schema registry. Nothing by default. */
     default void close() {
     }

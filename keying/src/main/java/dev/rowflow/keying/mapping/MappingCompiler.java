@@ -113,16 +113,18 @@ final class MappingCompiler {
             elementRows.add(ElementRows.compile(rows, EventMapping.bytes(spec.family()), spec.maxCellBytes(), layouts, timePath,
                     yield));
         }
+        // $ordinal is also what a record one of several in its Kafka record has (an export request's log
+        // records): whether the input's records are such, the input's compiler checks.
         for (Expression read : data.paths) {
-            if (read != null && !read.elementSources().isEmpty()) {
+            if (read != null && read.elementSources().stream().anyMatch(alias -> !alias.isEmpty())) {
                 throw new MappingException(Piece.DATA_KEY, "data key '" + spec.keyLayout() + "': " + read + " reads "
-                        + "what only a row made per array element has ($position, $ordinal)");
+                        + "what only a row made per array element has ($position)");
             }
         }
         for (ColumnSpec column : spec.columns()) {
-            if (!column.wildcard() && !column.value().elementSources().isEmpty()) {
+            if (!column.wildcard() && column.value().elementSources().stream().anyMatch(alias -> !alias.isEmpty())) {
                 throw new MappingException(Piece.COLUMNS, "column '" + column.spec() + "' reads what only a row made "
-                        + "per array element has ($position, $ordinal)");
+                        + "per array element has ($position)");
             }
         }
         return new EventMapping(spec, timePath, data, columns,

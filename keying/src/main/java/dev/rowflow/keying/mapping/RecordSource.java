@@ -97,6 +97,15 @@ public final class RecordSource {
         return element;
     }
 
+    /**
+     * Makes this the source of the {@code ordinal}-th record its Kafka record holds (1-based):
+     * what {@code $ordinal} reads; returns this.
+     */
+    public RecordSource ofRecord(int ordinal) {
+        this.ordinal = ordinal;
+        return this;
+    }
+
     public long timestamp() {
         return timestamp;
     }

@@ -6,6 +6,7 @@ import dev.rowflow.keying.logical.LogicalType;
 import dev.rowflow.keying.format.JsonFormat;
 import dev.rowflow.keying.expression.Expression;
 import dev.rowflow.keying.mapping.TimeFormat;
+import dev.rowflow.pipeline.otlp.OtlpLogsFormat;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
 import dev.rowflow.pipeline.registry.RegistryJsonSchemaFormat;
 import dev.rowflow.pipeline.registry.RegistryProtobufFormat;
@@ -50,7 +51,9 @@ final class InputDefinition {
                                 + "Schema Registry wire format (magic byte 0, 4-byte schema id), schemas from registry.url; "
                                 + "protobuf-registry: Protobuf in that wire format (then the message indexes), .proto "
                                 + "schemas and their imports from registry.url; json-schema-registry: JSON in that wire "
-                                + "format, each record validated against its JSON Schema from registry.url.")
+                                + "format, each record validated against its JSON Schema from registry.url; "
+                                + "otlp-proto, otlp-json: OpenTelemetry Collector logs as its Kafka exporter writes "
+                                + "them (otlp_proto, otlp_json), each log record a record of its own.")
                 .define(DEAD_LETTER_TOPIC, Type.STRING, "", Importance.MEDIUM, "Where records that cannot become rows "
                         + "go, unchanged, with headers saying why; empty: <topic>.dead-letter (with topic.pattern: "
                         + "<input>.dead-letter). Created at start-up.")

@@ -46,6 +46,19 @@ final class InputCompiler {
                         + input.key(InputConfig.ENVELOPE) + " is none: no record of this input has it");
             }));
         }
+        if (!format.holdsMany()) {
+            forEachExpression(input, (setting, value, expression) -> {
+                if (expression.elementSources().contains("")) {
+                    throw new ConfigException(input.key(setting), value, "$ordinal is the number of a row made per "
+                            + "array element, or of a record among those its Kafka record holds (formats otlp-proto, "
+                            + "otlp-json); a Kafka record of format " + format.name() + " holds one");
+                }
+            });
+        } else if (!input.getString(InputConfig.SUMMARY_KEY).isEmpty()) {
+            throw new ConfigException(input.key(InputConfig.SUMMARY_KEY), input.getString(InputConfig.SUMMARY_KEY),
+                    "a summary counts each Kafka record once, by its offset, and a record of format " + format.name()
+                    + " holds many: count them elsewhere");
+        }
         MappingSpec spec = input.mappingSpec().withTimestamps(timestamps);
         EventMapping mapping;
         try {

@@ -177,8 +177,11 @@ public final class MappingCheck {
     public record Verdict(TopicPlan.Judgement judgement, String deadLetter, Refusal refusal) {
     }
 
-    /** Judges one record by the pipeline's own decision ({@link TopicPlan#judge}), and counts it. */
-    public Verdict add(Sampled record) {
+    /**
+     * Judges one record by the pipeline's own decision ({@link TopicPlan#judge}), and counts it:
+     * one verdict, or one per record it holds (see {@link ReadRecord#holding}), in order.
+     */
+    public List<Verdict> add(Sampled record) {
         records++;
         String at = record.partition() + "@" + record.offset();
         ReadRecord read = null;
@@ -190,9 +193,20 @@ public final class MappingCheck {
                 Refusal refusal = e instanceof InvalidEventException invalid ? invalid.refusal() : Refusal.UNREADABLE;
                 deadLetter(null, at, refusal, e instanceof InvalidEventException invalid ? reason(invalid)
                         : "unreadable: not a record in format " + format.name(), message);
-                return new Verdict(null, message, e instanceof InvalidEventException ? refusal : null);
+                return List.of(new Verdict(null, message, e instanceof InvalidEventException ? refusal : null));
             }
         }
+        if (read == null || read.held() == null) {
+            return List.of(judge(record, read, at));
+        }
+        List<Verdict> verdicts = new java.util.ArrayList<>(read.held().size());
+        for (ReadRecord one : read.held()) {
+            verdicts.add(judge(record, one, at));
+        }
+        return verdicts;
+    }
+
+    private Verdict judge(Sampled record, ReadRecord read, String at) {
         if (read != null && !unseen.isEmpty()) {
             Map<String, Object> tree = read.tree();
             unseen.keySet().removeIf(path -> {
@@ -262,6 +276,9 @@ public final class MappingCheck {
         Change change = read == null ? null : read.change();
         if (change != null) {
             source.withChange(change.op().code(), change.before(), change.after(), change.source());
+        }
+        if (read != null && read.ordinal() > 0) {
+            source.ofRecord(read.ordinal());
         }
         return source;
     }

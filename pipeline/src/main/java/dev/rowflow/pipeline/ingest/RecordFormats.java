@@ -6,6 +6,7 @@ import dev.rowflow.keying.format.JsonFormat;
 import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.logical.LogicalType;
 import dev.rowflow.pipeline.config.InputConfig;
+import dev.rowflow.pipeline.otlp.OtlpLogsFormat;
 import dev.rowflow.pipeline.registry.RegistryAvroFormat;
 import dev.rowflow.pipeline.registry.RegistryJsonSchemaFormat;
 import dev.rowflow.pipeline.registry.RegistryProtobufFormat;
@@ -54,6 +55,12 @@ final class RecordFormats {
         }
         if (name.equals(JsonFormat.NAME)) {
             return new JsonFormat();
+        }
+        if (name.equals(OtlpLogsFormat.PROTO)) {
+            return OtlpLogsFormat.proto();
+        }
+        if (name.equals(OtlpLogsFormat.JSON)) {
+            return OtlpLogsFormat.json();
         }
         if (name.equals(RegistryAvroFormat.NAME)) {
             return registry(input);

@@ -65,15 +65,16 @@ public final class SuggestionCheck {
                 long tombstones = 0;
                 String tombstonesDo = "ignored";
                 for (MappingCheck.Sampled record : sampled) {
-                    MappingCheck.Verdict verdict = check.add(record);
-                    if (record.value() == null) {
-                        tombstones++;
-                        tombstonesDo = verdict.deadLetter() != null ? "set aside" : verdict.judgement().decisions()
-                                .get(0) instanceof Decision.Delete ? "deleting their row" : "ignored";
-                    } else if (verdict.deadLetter() != null) {
-                        setAside++;
-                    } else if (!verdict.judgement().unrouted()) {
-                        written++;
+                    for (MappingCheck.Verdict verdict : check.add(record)) {
+                        if (record.value() == null) {
+                            tombstones++;
+                            tombstonesDo = verdict.deadLetter() != null ? "set aside" : verdict.judgement().decisions()
+                                    .get(0) instanceof Decision.Delete ? "deleting their row" : "ignored";
+                        } else if (verdict.deadLetter() != null) {
+                            setAside++;
+                        } else if (!verdict.judgement().unrouted()) {
+                            written++;
+                        }
                     }
                 }
                 return new Verified(check.report(), written, setAside, tombstones, tombstonesDo);

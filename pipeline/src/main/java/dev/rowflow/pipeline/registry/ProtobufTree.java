@@ -4,7 +4,6 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import dev.rowflow.keying.mapping.RecordTree;
@@ -184,8 +183,8 @@ final class ProtobufTree {
             case FIXED64 -> unsigned(in.readFixed64());
             case FIXED32 -> Integer.toUnsignedLong(in.readFixed32());
             case BOOL -> in.readBool();
-            case STRING -> field.getFile().getSyntax() == FileDescriptor.Syntax.PROTO3
-                    ? in.readStringRequireUtf8() : in.readString();
+            // proto3 (and editions with utf8_validation=VERIFY) require valid UTF-8; proto2 does not.
+            case STRING -> field.needsUtf8Check() ? in.readStringRequireUtf8() : in.readString();
             case BYTES -> in.readByteArray();
             case UINT32 -> Integer.toUnsignedLong(in.readUInt32());
             case ENUM -> {

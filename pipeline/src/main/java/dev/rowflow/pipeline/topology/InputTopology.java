@@ -55,8 +55,21 @@ public final class InputTopology {
     /** The records of {@code topic} read in {@code format}, as input {@code input} (the first of the topic) reads them. */
     public static KStream<byte[], ReadRecord> source(StreamsBuilder builder, String topic, RecordFormat format,
                                                      String input) {
-        return builder.stream(topic, Consumed.<byte[], ReadRecord>with(Serdes.ByteArray(), new RecordSerde(format))
-                .withName(input + "-source"));
+        return each(builder.stream(topic, Consumed.<byte[], ReadRecord>with(Serdes.ByteArray(),
+                new RecordSerde(format)).withName(input + "-source")), format, input);
+    }
+
+    /**
+     * The records of {@code stream}, each record a Kafka record holds on its own where the format's
+     * hold many (an export request's log records: judged, written and set aside one by one).
+     */
+    private static KStream<byte[], ReadRecord> each(KStream<byte[], ReadRecord> stream, RecordFormat format,
+                                                    String input) {
+        if (!format.holdsMany()) {
+            return stream;
+        }
+        return stream.flatMapValues(read -> read == null ? java.util.Collections.singletonList(null) : read.records(),
+                Named.as(input + "-records"));
     }
 
     /**
@@ -83,8 +96,8 @@ public final class InputTopology {
     /** The records of every topic {@code topics} matches, read in {@code format}, as input {@code input} reads them. */
     public static KStream<byte[], ReadRecord> source(StreamsBuilder builder, java.util.regex.Pattern topics,
                                                      RecordFormat format, String input) {
-        return builder.stream(topics, Consumed.<byte[], ReadRecord>with(Serdes.ByteArray(), new RecordSerde(format))
-                .withName(input + "-source"));
+        return each(builder.stream(topics, Consumed.<byte[], ReadRecord>with(Serdes.ByteArray(),
+                new RecordSerde(format)).withName(input + "-source")), format, input);
     }
 
     static String writerName(String input) {

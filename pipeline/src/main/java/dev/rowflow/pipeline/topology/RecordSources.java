@@ -27,6 +27,9 @@ final class RecordSources {
             Change change = read.change();
             source.withChange(change.op().code(), change.before(), change.after(), change.source());
         }
+        if (record.value() instanceof ReadRecord read && read.ordinal() > 0) {
+            source.ofRecord(read.ordinal());
+        }
         return source;
     }
 }

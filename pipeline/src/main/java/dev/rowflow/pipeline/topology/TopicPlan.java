@@ -58,17 +58,19 @@ public record TopicPlan(String topic, List<InputPlan> inputs, boolean unroutedTo
             Decision decision = input.decide(read, source, store);
             decisions.add(decision);
             if (setAside == null && decision instanceof Decision.SetAside aside) {
-                setAside = aside.reason();
+                setAside = read != null && read.ordinal() > 0 ? aside.reason().inRecord(read.ordinal())
+                        : aside.reason();
             }
         }
         if (setAside != null) {
             return new Judgement(decisions, setAside);
         }
         if (read != null && unroutedToDeadLetter && decisions.stream().allMatch(Decision.NotTaken.class::isInstance)) {
-            return new Judgement(decisions, new InvalidEventException(Refusal.UNROUTED,
+            InvalidEventException unrouted = new InvalidEventException(Refusal.UNROUTED,
                     "where", String.join(" | ", inputs.stream()
                     .map(input -> input.input() + ": " + input.where()).toList()), "no input of topic " + topic
-                    + " takes it (unrouted=dead-letter)"));
+                    + " takes it (unrouted=dead-letter)");
+            return new Judgement(decisions, read.ordinal() > 0 ? unrouted.inRecord(read.ordinal()) : unrouted);
         }
         return new Judgement(decisions, null);
     }

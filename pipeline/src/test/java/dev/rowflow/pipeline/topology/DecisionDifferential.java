@@ -52,7 +52,17 @@ final class DecisionDifferential implements AutoCloseable {
      * What one side made of one record: its effects in order, and its dead letter's message and
      * kind of refusal, or null.
      */
-    record Outcome(List<String> effects, String deadLetter, String refusal) {
+    record Outcome(List<String> effects, List<String> deadLetters, List<String> refusals) {
+
+        /** The first dead letter's message, or null. */
+        String deadLetter() {
+            return deadLetters.isEmpty() ? null : deadLetters.get(0);
+        }
+
+        /** The first dead letter's kind of refusal, or null. */
+        String refusal() {
+            return refusals.isEmpty() ? null : refusals.get(0);
+        }
     }
 
     DecisionDifferential(RowflowConfig config, String topic, String deadLetterTopic) {
@@ -67,28 +77,39 @@ final class DecisionDifferential implements AutoCloseable {
         this.limits = limits;
     }
 
-    /** The pipeline's outcome and check's, of one record (a null value is a tombstone). */
+    /**
+     * The pipeline's outcome and check's, of one Kafka record (a null value is a tombstone): of
+     * every record it holds, where it holds several.
+     */
     Outcome[] send(byte[] key, byte[] value, long timestamp) {
         RecordHeaders headers = new RecordHeaders();
         input.pipeInput(new TestRecord<>(key, value, headers, Instant.ofEpochMilli(timestamp)));
         List<String> written = sink.take();
-        String deadLetter = null;
-        String refusal = null;
-        if (!deadLetters.isEmpty()) {
+        List<String> messages = new java.util.ArrayList<>();
+        List<String> refusals = new java.util.ArrayList<>();
+        while (!deadLetters.isEmpty()) {
             TestRecord<byte[], byte[]> dead = deadLetters.readRecord();
             Header message = dead.headers().lastHeader(MESSAGE_HEADER);
-            deadLetter = message == null ? "(no message)" : new String(message.value(), StandardCharsets.UTF_8);
+            messages.add(message == null ? "(no message)" : new String(message.value(), StandardCharsets.UTF_8));
             Header kind = dead.headers().lastHeader(DeadLetterTopics.REFUSAL_HEADER);
-            refusal = kind == null ? null : new String(kind.value(), StandardCharsets.UTF_8);
+            refusals.add(kind == null ? null : new String(kind.value(), StandardCharsets.UTF_8));
         }
-        Outcome pipeline = new Outcome(written, deadLetter, refusal);
+        Outcome pipeline = new Outcome(written, messages, refusals);
         if (check == null) {
             check = new MappingCheck(topic, MappingCheck.inputsOf(checkPlan, topic, key), limits);
         }
-        MappingCheck.Verdict verdict = check.add(new MappingCheck.Sampled(0, offset++, timestamp, key, value,
-                headers));
-        return new Outcome[] {pipeline, new Outcome(effects(verdict), verdict.deadLetter(),
-                verdict.refusal() == null ? null : verdict.refusal().name())};
+        List<String> effects = new java.util.ArrayList<>();
+        List<String> checkMessages = new java.util.ArrayList<>();
+        List<String> checkRefusals = new java.util.ArrayList<>();
+        for (MappingCheck.Verdict verdict : check.add(new MappingCheck.Sampled(0, offset++, timestamp, key, value,
+                headers))) {
+            effects.addAll(effects(verdict));
+            if (verdict.deadLetter() != null) {
+                checkMessages.add(verdict.deadLetter());
+                checkRefusals.add(verdict.refusal() == null ? null : verdict.refusal().name());
+            }
+        }
+        return new Outcome[] {pipeline, new Outcome(effects, checkMessages, checkRefusals)};
     }
 
     /** The check's report so far. */
