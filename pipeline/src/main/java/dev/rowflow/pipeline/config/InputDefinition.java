@@ -45,7 +45,8 @@ final class InputDefinition {
                         + "other inputs read are left to them. No indexes, rows, summary or join: declare a table's "
                         + "own input for those.")
                 .define(FORMAT, Type.STRING, JsonFormat.NAME, ConfigDef.ValidString.in(JsonFormat.NAME, AvroFormat.NAME,
-                                RegistryAvroFormat.NAME, RegistryProtobufFormat.NAME, RegistryJsonSchemaFormat.NAME),
+                                RegistryAvroFormat.NAME, RegistryProtobufFormat.NAME, RegistryJsonSchemaFormat.NAME,
+                                OtlpLogsFormat.PROTO, OtlpLogsFormat.JSON),
                         Importance.HIGH, "json: one UTF-8 JSON object per record value (schemaless); avro: Avro "
                                 + "single-object encoding with the schemas of avro.schemas; avro-registry: Avro in the "
                                 + "Schema Registry wire format (magic byte 0, 4-byte schema id), schemas from registry.url; "
