@@ -19,8 +19,11 @@ import java.util.HexFormat;
 /**
  * One export request as the OpenTelemetry Collector's Kafka exporter writes it, in both its
  * encodings: {@code otlp_proto} (the request's protobuf bytes, pdata's ProtoMarshaler) and
- * {@code otlp_json} (pdata's JSONMarshaler: lowerCamelCase names, 64-bit numbers as strings, enums
- * as numbers, ids in hex, zero values left out). Two resources -- an SDK's service and a filelog
+ * {@code otlp_json} (pdata's JSONMarshaler, {@code pdata/internal/generated_proto_*.go}: lowerCamelCase
+ * names in the order of the .proto, 64-bit numbers as strings, 32-bit ones and enums as numbers,
+ * ids in hex, empty and zero values left out but a resource, a scope and a body, written as
+ * {@code {}} when empty). The exporter writes one Kafka record per batch, without a key unless
+ * told to partition (by resource: a hash of its attributes; by trace: the trace id in hex). Two resources -- an SDK's service and a filelog
  * receiver's file, which has no service.name -- and every shape of a log record a producer writes:
  * a text and a structured body, attributes of every type, trace context, an event name, a record
  * without its own time (its observed time stands in), and one with no time at all, which no row
@@ -110,17 +113,17 @@ public final class CollectorLogs {
                 + "\":\"a\"},{\"stringValue\":\"b\"}]}}}],\"flags\":1,\"traceId\":\"" + TRACE + "\",\"spanId\":\"" + SPAN
                 + "\"},{\"timeUnixNano\":\"" + (T + 1_000_000) + "\",\"severityNumber\":17,\"severityText\":\"ERROR\","
                 + "\"body\":{\"kvlistValue\":{\"values\":[{\"key\":\"error.type\",\"value\":{\"stringValue\":\"timeout\"}},"
-                + "{\"key\":\"elapsed_ms\",\"value\":{\"intValue\":\"5012\"}}]}},\"traceId\":\"" + TRACE + "\",\"spanId\":"
-                + "\"\",\"eventName\":\"payment.failed\"}]},{\"scope\":{\"name\":\"payments\"},\"logRecords\":[{"
+                + "{\"key\":\"elapsed_ms\",\"value\":{\"intValue\":\"5012\"}}]}},\"traceId\":\"" + TRACE + "\",\"eventName\":"
+                + "\"payment.failed\"}]},{\"scope\":{\"name\":\"payments\"},\"logRecords\":[{"
                 + "\"observedTimeUnixNano\":\"" + (T + 2_000_000) + "\",\"severityText\":\"warn\",\"body\":{\"stringValue\":"
-                + "\"slow response\"},\"traceId\":\"\",\"spanId\":\"\"}]}],\"schemaUrl\":"
+                + "\"slow response\"}}]}],\"schemaUrl\":"
                 + "\"https://opentelemetry.io/schemas/1.26.0\"},{\"resource\":{\"attributes\":[{\"key\":\"host.name\","
                 + "\"value\":{\"stringValue\":\"web-2\"}}]},\"scopeLogs\":[{\"scope\":{},\"logRecords\":[{"
                 + "\"observedTimeUnixNano\":\"" + (T + 3_000_000) + "\",\"body\":{\"stringValue\":\"GET /health 200\"},"
-                + "\"attributes\":[{\"key\":\"log.file.name\",\"value\":{\"stringValue\":\"access.log\"}}],\"traceId\":\"\","
-                + "\"spanId\":\"\"},{\"body\":{\"stringValue\":\"no time at all\"},\"traceId\":\"\",\"spanId\":\"\"},{"
+                + "\"attributes\":[{\"key\":\"log.file.name\",\"value\":{\"stringValue\":\"access.log\"}}]},{"
+                + "\"body\":{\"stringValue\":\"no time at all\"}},{"
                 + "\"timeUnixNano\":\"" + (T + 5_000_000) + "\",\"observedTimeUnixNano\":\"" + (T + 5_000_001) + "\","
-                + "\"body\":{\"stringValue\":\"GET /cart 200\"},\"traceId\":\"\",\"spanId\":\"\"}]}]}]}")
+                + "\"body\":{\"stringValue\":\"GET /cart 200\"}}]}]}]}")
                 .getBytes(StandardCharsets.UTF_8);
     }
 }
