@@ -153,9 +153,10 @@ class ElementRowsTest {
 
     @Test
     void shouldRefuseWhatOnlyElementRowsHaveOutsideThemAndAnAliasEachDoesNotGive() {
-        assertThatThrownBy(() -> compile(spec("id=i, size(boxes):long=n, $ordinal:long=o"))).isInstanceOf(MappingException.class)
-                .hasMessageContaining("$ordinal").extracting(e -> ((MappingException) e).piece())
-                .isEqualTo(MappingException.Piece.COLUMNS);
+        // ($ordinal outside element rows is also a held record's number: the input's compiler checks its format.)
+        assertThatThrownBy(() -> compile(spec("id=i, size(boxes):long=n, $position.box:long=o")))
+                .isInstanceOf(MappingException.class).hasMessageContaining("$position")
+                .extracting(e -> ((MappingException) e).piece()).isEqualTo(MappingException.Piece.COLUMNS);
         assertThatThrownBy(() -> compile(spec("id=i, size(boxes):long=n", items("boxes as box", "id:text, $position.bx:int", "box.city=c"))))
                 .isInstanceOf(MappingException.class).hasMessageContaining("$position.bx")
                 .hasMessageContaining("aliases: box");

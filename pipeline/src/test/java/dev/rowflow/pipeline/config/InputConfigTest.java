@@ -112,7 +112,7 @@ class InputConfigTest {
     void shouldStopStartUpNamingTheKeyOfEachMistake() {
         refused(app("input.app.key", null), "Missing required configuration \"input.app.key\" which has no default value.");
         refused(app("input.app.format", "xml"), "Invalid value xml for configuration input.app.format: String must be one "
-                + "of: json, avro, avro-registry, protobuf-registry, json-schema-registry");
+                + "of: json, avro, avro-registry, protobuf-registry, json-schema-registry, otlp-proto, otlp-json");
         refused(app("input.app.colums", "message"), "input.app.colums: unknown key of input app (see `rowflow config`)");
         refused(app("input.other.topic", "t"), "input.other.topic: no input of that name is declared in inputs (app)");
         refused(app("input.app.key", "bucket(8) | @timestamp:ts, host..name:text"), "Invalid value bucket(8) | "

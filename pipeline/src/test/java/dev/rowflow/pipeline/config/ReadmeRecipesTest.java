@@ -20,10 +20,12 @@ class ReadmeRecipesTest {
     void shouldShowEachRecipeFileAsItIs() throws Exception {
         String doc = Files.readString(Path.of("..", "docs", "inputs.md"));
         String cdc = Files.readString(Path.of("..", "docs", "cdc.md"));
+        String otel = Files.readString(Path.of("..", "docs", "opentelemetry.md"));
         Map<String, Integer> inputs = Map.of("filebeat", 1, "logstash", 1, "fluent-bit", 1, "vector", 1, "debezium", 1,
-                "debezium-join", 2);
-        for (String recipe : List.of("filebeat", "logstash", "fluent-bit", "vector", "debezium", "debezium-join")) {
-            String page = recipe.startsWith("debezium") ? cdc : doc;
+                "debezium-join", 2, "otel-collector", 1);
+        for (String recipe : List.of("filebeat", "logstash", "fluent-bit", "vector", "debezium", "debezium-join",
+                "otel-collector")) {
+            String page = recipe.startsWith("debezium") ? cdc : recipe.startsWith("otel") ? otel : doc;
             String file = Files.readString(Path.of("..", "deploy", "recipes", recipe + ".properties"));
             assertThat(page).as("docs shows deploy/recipes/%s.properties", recipe)
                     .contains("```properties\n" + file + "```");

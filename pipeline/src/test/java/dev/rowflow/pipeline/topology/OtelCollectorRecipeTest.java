@@ -62,4 +62,23 @@ class OtelCollectorRecipeTest {
             }
         }
     }
+
+    @Test
+    void shouldRefuseAtStartWhatOnlyAFormatOfManyRecordsTakesOrWhatItCannotDo() throws Exception {
+        Map<String, String> json = recipe("json");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DecisionDifferential(new RowflowConfig(json),
+                        "otlp_logs", "otlp_logs.dead-letter"))
+                .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
+                .hasMessageStartingWith("Invalid value " + json.get("input.otel.key") + " for configuration "
+                        + "input.otel.key: $ordinal is the number of a row made per array element, or of a record "
+                        + "among those its Kafka record holds (formats otlp-proto, otlp-json); a Kafka record of "
+                        + "format json holds one");
+        Map<String, String> summary = recipe("otlp-proto");
+        summary.put("input.otel.summary.key", "resource.service.name:text, time_unix_nano | observed_time_unix_nano:ts");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DecisionDifferential(new RowflowConfig(summary),
+                        "otlp_logs", "otlp_logs.dead-letter"))
+                .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
+                .hasMessageEndingWith("input.otel.summary.key: a summary counts each Kafka record once, by its "
+                        + "offset, and a record of format otlp-proto holds many: count them elsewhere");
+    }
 }
