@@ -3,7 +3,6 @@ package dev.rowflow.pipeline.ingest;
 import dev.rowflow.keying.InvalidEventException;
 import dev.rowflow.keying.Refusal;
 import dev.rowflow.keying.TableRole;
-import dev.rowflow.keying.format.Change;
 import dev.rowflow.keying.format.ReadRecord;
 import dev.rowflow.keying.format.RecordFormat;
 import dev.rowflow.keying.expression.Expression;
@@ -11,9 +10,9 @@ import dev.rowflow.keying.mapping.FieldPath;
 import dev.rowflow.keying.mapping.RecordSource;
 import dev.rowflow.pipeline.topology.Decision;
 import dev.rowflow.pipeline.serde.RecordSerde;
+import dev.rowflow.pipeline.topology.RecordSources;
 import dev.rowflow.pipeline.topology.TopicPlan;
 import dev.rowflow.sinks.hbase.RowLimits;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
@@ -267,20 +266,8 @@ public final class MappingCheck {
     }
 
     private RecordSource source(Sampled record, ReadRecord read) {
-        Headers headers = record.headers();
-        RecordSource source = new RecordSource(topic, record.partition(), record.offset(), record.timestamp(),
-                record.key(), name -> {
-                    Header header = headers.lastHeader(name);
-                    return header == null ? null : header.value();
-                });
-        Change change = read == null ? null : read.change();
-        if (change != null) {
-            source.withChange(change.op().code(), change.before(), change.after(), change.source());
-        }
-        if (read != null && read.ordinal() > 0) {
-            source.ofRecord(read.ordinal());
-        }
-        return source;
+        return RecordSources.of(topic, record.partition(), record.offset(), record.timestamp(), record.key(),
+                record.headers(), read);
     }
 
     private void deadLetter(InputCounts c, String at, Refusal refusal, String reason, String message) {
