@@ -117,8 +117,7 @@ public final class HBaseRowSink implements RowSink {
     public void write(Row row) throws IOException {
         throwIfFailed();
         applyChanges(); // a row written now comes after them
-        opened(row.table());
-        unflushedBytes += writer(row.table()).write(row);
+        unflushedBytes += opened(row.table()).write(row);
     }
 
     /**
@@ -171,11 +170,16 @@ public final class HBaseRowSink implements RowSink {
         return writer;
     }
 
-    /** Opens the writer of a table added since the sink was opened (see {@link #tables}), if it has none. */
-    private void opened(TableRole table) throws IOException {
-        if (!writers.containsKey(table) && tables.containsKey(table)) {
-            open(table, tables.get(table));
+    /**
+     * The writer of {@code table}, opened here for a table added since the sink was opened (see
+     * {@link #tables}): one map lookup for a table it writes already.
+     */
+    private TableWriter opened(TableRole table) throws IOException {
+        TableWriter writer = writers.get(table);
+        if (writer == null && tables.containsKey(table)) {
+            writer = open(table, tables.get(table));
         }
+        return writer == null ? writer(table) : writer;
     }
 
     private TableWriter writer(TableRole table) {
