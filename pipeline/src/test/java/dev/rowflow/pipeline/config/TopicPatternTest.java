@@ -69,6 +69,10 @@ class TopicPatternTest {
             assertThat(subscribed.matcher(other).matches()).as(other).isFalse();
         }
         // Each topic an input of its own: its roles and table, the record key's fields in the layout.
+        // A topic created later is seen within half a minute, unless the user says otherwise.
+        assertThat(dev.rowflow.pipeline.runtime.StreamsProperties.of(plan).get("metadata.max.age.ms")).isEqualTo(30_000);
+        assertThat(dev.rowflow.pipeline.runtime.StreamsProperties.of(plan(shop("kafka.metadata.max.age.ms", "2000")))
+                .get("metadata.max.age.ms")).isEqualTo("2000");
         InputConfig lines = topics.forTopic("db.shop.order_lines", "bucket(4) | order_id:long, line:long");
         assertThat(lines.name()).isEqualTo("shop@db.shop.order_lines");
         assertThat(lines.tableName(InputConfig.TABLE)).isEqualTo("shop_order_lines");
