@@ -20,7 +20,8 @@ import java.util.Optional;
 /** {@code rowflow tables}: the configured tables, created, described and updated online. */
 @Command(name = "tables", mixinStandardHelpOptions = true,
         description = "Create, describe and update the configured tables (families, TTLs, versions, pre-splits, key layout).",
-        subcommands = {TablesCommand.Create.class, TablesCommand.Describe.class, TablesCommand.Update.class})
+        subcommands = {TablesCommand.Create.class, TablesCommand.Describe.class, TablesCommand.Update.class,
+                TablesSql.class})
 final class TablesCommand {
 
     /** What every subcommand shares: the configured tables and an HBase admin. */

@@ -269,6 +269,15 @@ public final class TableAdmin {
         return rules.isEmpty() ? "never" : String.join(" || ", rules);
     }
 
+    /**
+     * The key layout spec {@code name} records, empty if the table does not exist or records none
+     * (it was not created by rowflow).
+     */
+    public java.util.Optional<String> layoutOf(TableName name) throws IOException {
+        return admin.tableExists(name) ? java.util.Optional.ofNullable(recordedLayout(name)[0])
+                : java.util.Optional.empty();
+    }
+
     /** The recorded layout and layout version of a table, {@code null}s where none is. */
     private String[] recordedLayout(TableName name) throws IOException {
         if (store.capabilities().tableMetadata()) {

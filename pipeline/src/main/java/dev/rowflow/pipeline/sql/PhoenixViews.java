@@ -1,0 +1,126 @@
+package dev.rowflow.pipeline.sql;
+
+import dev.rowflow.keying.TableRole;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.mapping.StoredColumns;
+import dev.rowflow.keying.mapping.StoredColumns.StoredColumn;
+import dev.rowflow.pipeline.ingest.DeclaredInput;
+import dev.rowflow.pipeline.ingest.Ingest;
+import dev.rowflow.pipeline.ingest.IngestTable;
+import dev.rowflow.pipeline.ingest.PipelinePlan;
+import dev.rowflow.sinks.hbase.TableAdmin;
+import dev.rowflow.sinks.sql.PhoenixView;
+import dev.rowflow.sinks.sql.StoredQualifiers;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * The Phoenix views of the tables a configuration writes ({@code rowflow tables sql}): every
+ * declared input's data, index, summary and element-row tables, the log pipeline's and the order
+ * designs' (each a declared input too). A table's key is the layout it records (the configured one
+ * where the table does not exist yet); its columns are the cells its inputs' mappings write
+ * ({@link StoredColumns}) and, for a wildcard, the qualifiers a sample of its rows holds. A table
+ * several inputs write (the CUSTOMER++ order table) has the columns of them all.
+ *
+ * <p>Each index view ends with the join that reads the records it indexes, where its key holds
+ * every part of its data table's key.
+ */
+public final class PhoenixViews {
+    private PhoenixViews() {
+    }
+
+    /** One view, and the query that joins it to its data view (an index's). */
+    public record View(PhoenixView view, Optional<String> join) {
+        /** The script: the view's DDL, then its join as a comment. */
+        public String script() {
+            return view.ddl() + join.map(sql -> "-- the records it indexes (add a WHERE on i's leading key columns):\n--   "
+                    + sql + "\n").orElse("");
+        }
+    }
+
+    /**
+     * The views of the tables {@code selected} accepts, in the order the configuration names them.
+     *
+     * @param sampleRows rows read per table to find the qualifiers its wildcards wrote
+     */
+    public static List<View> of(PipelinePlan plan, TableAdmin admin, Connection connection, int sampleRows,
+                                Predicate<Selected> selected) throws IOException {
+        Map<TableName, Table> tables = new LinkedHashMap<>();
+        Map<TableName, TableName> dataTableOf = new LinkedHashMap<>();
+        for (Ingest ingest : plan.ingests()) {
+            if (!(ingest instanceof DeclaredInput input)) {
+                continue;
+            }
+            Map<TableRole, List<StoredColumn>> columns = new LinkedHashMap<>(StoredColumns.of(input.mapping()));
+            StoredColumns.of(input.indexMapping()).forEach(columns::putIfAbsent);
+            TableName data = input.table(input.mapping().spec().dataTable()).map(t -> t.name()).orElse(null);
+            for (IngestTable table : input.tables()) {
+                if (!selected.test(new Selected(input.name(), table.definition().name().getNameAsString()))) {
+                    continue;
+                }
+                TableName name = table.definition().name();
+                Table entry = tables.computeIfAbsent(name, n -> new Table(table, new ArrayList<>(), new ArrayList<>(),
+                        new boolean[1]));
+                entry.roles.add(table.role().name());
+                entry.keysRunOn[0] |= StoredColumns.keysRunOn(input.mapping(), table.role());
+                for (StoredColumn column : columns.getOrDefault(table.role(), List.of())) {
+                    if (!entry.columns.contains(column)) {
+                        entry.columns.add(column);
+                    }
+                }
+                if (input.indexes().containsValue(table.role()) && data != null) {
+                    dataTableOf.put(name, data);
+                }
+            }
+        }
+        Map<TableName, PhoenixView> views = new LinkedHashMap<>();
+        for (Map.Entry<TableName, Table> entry : tables.entrySet()) {
+            views.put(entry.getKey(), view(entry.getKey(), entry.getValue(), admin, connection, sampleRows));
+        }
+        List<View> result = new ArrayList<>();
+        for (Map.Entry<TableName, PhoenixView> entry : views.entrySet()) {
+            TableName data = dataTableOf.get(entry.getKey());
+            Optional<String> join = Optional.empty();
+            if (data != null) {
+                PhoenixView dataView = views.get(data);
+                if (dataView == null) {
+                    dataView = view(data, tables.getOrDefault(data, null), admin, connection, sampleRows);
+                }
+                join = dataView == null ? Optional.empty() : entry.getValue().joinTo(dataView, null);
+            }
+            result.add(new View(entry.getValue(), join));
+        }
+        return result;
+    }
+
+    /** What a selection sees of a table: the input that writes it and its name. */
+    public record Selected(String input, String table) {
+    }
+
+    private record Table(IngestTable table, List<String> roles, List<StoredColumn> columns, boolean[] keysRunOn) {
+    }
+
+    private static PhoenixView view(TableName name, Table table, TableAdmin admin, Connection connection,
+                                    int sampleRows) throws IOException {
+        if (table == null) {
+            return null;
+        }
+        Optional<String> recorded = admin.layoutOf(name);
+        RowKeyLayout layout = recorded.map(spec -> RowKeyLayout.parse(spec, null))
+                .orElse(table.table().definition().layout());
+        String about = "rows of " + String.join(", ", table.roles())
+                + (recorded.isPresent() ? "" : " (no such table yet: the configured layout)");
+        boolean wildcards = table.columns().stream().anyMatch(StoredColumn::prefix);
+        Map<String, java.util.Set<String>> stored = wildcards && recorded.isPresent() && sampleRows > 0
+                ? StoredQualifiers.sample(connection, name, sampleRows) : Map.of();
+        return new PhoenixView(name.getNameAsString(), about, layout, table.columns(), stored, table.keysRunOn()[0]);
+    }
+}

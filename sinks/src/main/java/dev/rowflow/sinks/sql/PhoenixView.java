@@ -1,0 +1,246 @@
+package dev.rowflow.sinks.sql;
+
+import dev.rowflow.keying.layout.KeyPart;
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.layout.SpecText;
+import dev.rowflow.keying.mapping.StoredColumns.Storage;
+import dev.rowflow.keying.mapping.StoredColumns.StoredColumn;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * The Apache Phoenix view of one rowflow table: its key layout as a composite primary key of the
+ * types whose bytes rowflow writes ({@link PhoenixTypes}), its cells as {@code "family"."qualifier"}
+ * columns, {@code COLUMN_ENCODED_BYTES=0} (Phoenix reads the qualifiers as they are).
+ *
+ * <p>{@link #ddl()} is a script that is safe to run again: {@code CREATE VIEW IF NOT EXISTS} with
+ * every column, then {@code ALTER VIEW ... ADD IF NOT EXISTS} with the cell columns, which adds to
+ * a view made earlier the columns that were not there then (a new column of the configuration, a
+ * qualifier a wildcard wrote since). A wildcard's qualifiers and those of several row kinds in one
+ * table are the ones {@code stored} says the table holds (a sample of its rows).
+ *
+ * <p>Key columns are named by their part's field (its first path where it has fallbacks:
+ * {@code event.dataset | 'generic'} is {@code "event.dataset"}), the salt {@code "salt"}: the names
+ * {@code rowflow query} prints. Identifiers are quoted, so their case is kept.
+ */
+public final class PhoenixView {
+    private static final String MAX_LONG = "9223372036854775807";
+    /** The key column of the bytes after the layout's parts, where rows of other kinds have them. */
+    public static final String REST = "rest";
+
+    private final String table;
+    private final String about;
+    private final RowKeyLayout layout;
+    private final List<String> keyColumns;
+    private final Map<String, String> keyTypes = new LinkedHashMap<>();
+    private final Map<String, String> cellTypes = new LinkedHashMap<>();
+    private final List<String> notes = new ArrayList<>();
+
+    /**
+     * @param table   the HBase table's name
+     * @param about   what the table is, for the first comment line
+     * @param layout  the key layout the table records
+     * @param columns the cells the configuration writes into it ({@code StoredColumns})
+     * @param stored  qualifiers found in the table, by family (a sample of its rows); may be empty
+     * @param keysRunOn whether rows of other kinds have keys that run on past the layout: their
+     *                  rest is the last key column, {@value #REST} ({@code VARBINARY}, null for
+     *                  the rows of the layout itself)
+     */
+    public PhoenixView(String table, String about, RowKeyLayout layout, List<StoredColumn> columns,
+                       Map<String, Set<String>> stored, boolean keysRunOn) {
+        this.table = table;
+        this.about = about;
+        this.layout = layout;
+        List<String> keys = new ArrayList<>(keyColumnNames(layout));
+        if (keysRunOn) {
+            keys.add(REST);
+            notes.add(quote(REST) + ": the rest of the key of the rows of other kinds this table holds (an order's "
+                    + "location and line item rows after its type byte); null for the rows of the key layout");
+        }
+        this.keyColumns = List.copyOf(keys);
+        String salt = PhoenixTypes.of(layout.salt());
+        if (salt != null) {
+            keyTypes.put(keyColumns.get(0), salt);
+            notes.add(quote(keyColumns.get(0)) + ": " + saltNote(layout, quote(keyColumns.get(0))));
+        }
+        int offset = salt == null ? 0 : 1;
+        for (int i = 0; i < layout.parts().size(); i++) {
+            KeyPart part = layout.parts().get(i);
+            String column = keyColumns.get(i + offset);
+            keyTypes.put(column, PhoenixTypes.of(part));
+            String note = PhoenixTypes.note(part, quote(column));
+            if (note != null) {
+                notes.add(quote(column) + ": " + note);
+            }
+        }
+        addCells(columns, stored);
+    }
+
+    private void addCells(List<StoredColumn> columns, Map<String, Set<String>> stored) {
+        Set<String> noted = new LinkedHashSet<>();
+        for (StoredColumn column : columns) {
+            if (!column.prefix()) {
+                String name = cell(column.family(), column.qualifier());
+                cellTypes.putIfAbsent(name, PhoenixTypes.of(column.storage()));
+                String note = PhoenixTypes.note(column.storage());
+                if (note != null && noted.add(note)) {
+                    notes.add(name + ": " + note);
+                }
+            }
+        }
+        for (StoredColumn column : columns) {
+            if (!column.prefix()) {
+                continue;
+            }
+            if (column.storage() == Storage.BYTES && column.qualifier().isEmpty()) {
+                notes.add("cells of family \"" + column.family() + "\": " + column.source()
+                        + "; no SQL column can name them: read them with `rowflow query`");
+                continue;
+            }
+            notes.add("\"" + column.family() + "\".\"" + column.qualifier() + "*\": the qualifiers " + column.source()
+                    + " wrote into the rows sampled; run again to add those written since");
+            for (String qualifier : new java.util.TreeSet<>(stored.getOrDefault(column.family(), Set.of()))) {
+                if (qualifier.startsWith(column.qualifier())) {
+                    cellTypes.putIfAbsent(cell(column.family(), qualifier), PhoenixTypes.of(column.storage()));
+                }
+            }
+        }
+    }
+
+    /** The HBase table's name, which is the view's. */
+    public String table() {
+        return table;
+    }
+
+    /** The key layout the view reads. */
+    public RowKeyLayout layout() {
+        return layout;
+    }
+
+    /** The primary key's column names, in key order, the salt's first. */
+    public List<String> keyColumns() {
+        return keyColumns;
+    }
+
+    /** The cell columns as {@code "family"."qualifier"}, with their types. */
+    public Map<String, String> cellColumns() {
+        return java.util.Collections.unmodifiableMap(cellTypes);
+    }
+
+    /** The key columns with their types, in key order ({@value #REST} not among them). */
+    public Map<String, String> keyTypes() {
+        return java.util.Collections.unmodifiableMap(keyTypes);
+    }
+
+    /** The view's name, quoted. */
+    public String name() {
+        return quote(table);
+    }
+
+    /** The script that creates the view, or adds to it the columns it lacks; ends with a newline. */
+    public String ddl() {
+        StringBuilder sql = new StringBuilder();
+        sql.append("-- ").append(table).append(": ").append(about).append(", key layout ").append(layout.spec())
+                .append('\n');
+        notes.forEach(note -> sql.append("--   ").append(note).append('\n'));
+        sql.append("CREATE VIEW IF NOT EXISTS ").append(name()).append(" (\n");
+        keyTypes.forEach((column, type) -> sql.append("    ").append(quote(column)).append(' ').append(type)
+                .append(" NOT NULL,\n"));
+        if (keyColumns.get(keyColumns.size() - 1).equals(REST)) {
+            sql.append("    ").append(quote(REST)).append(" VARBINARY,\n");
+        }
+        cellTypes.forEach((column, type) -> sql.append("    ").append(column).append(' ').append(type).append(",\n"));
+        sql.append("    CONSTRAINT \"pk\" PRIMARY KEY (")
+                .append(keyColumns.stream().map(PhoenixView::quote).collect(Collectors.joining(", ")))
+                .append(")\n) COLUMN_ENCODED_BYTES=0;\n");
+        if (!cellTypes.isEmpty()) {
+            sql.append("ALTER VIEW ").append(name()).append(" ADD IF NOT EXISTS\n    ")
+                    .append(cellTypes.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                            .collect(Collectors.joining(",\n    ")))
+                    .append(";\n");
+        }
+        return sql.toString();
+    }
+
+    /**
+     * A query of the data rows an index row points at: this view (the index, alias {@code i})
+     * joined to {@code data} (alias {@code d}) on every part of the data key, each equal to the
+     * index part over the same field ({@code ts} data parts to {@code rts} index parts through the
+     * reverse); {@code where} (over {@code i}) is appended. Empty if the index key lacks a part of
+     * the data key or holds it in an encoding the join cannot undo (a hash of a text).
+     */
+    public java.util.Optional<String> joinTo(PhoenixView data, String where) {
+        List<String> on = new ArrayList<>();
+        List<KeyPart> indexParts = layout.parts();
+        int dataOffset = data.layout.salt().width() == 0 ? 0 : 1;
+        int indexOffset = layout.salt().width() == 0 ? 0 : 1;
+        for (int i = 0; i < data.layout.parts().size(); i++) {
+            KeyPart part = data.layout.parts().get(i);
+            int at = IntStream.range(0, indexParts.size()).filter(j -> indexParts.get(j).field().equals(part.field()))
+                    .findFirst().orElse(-1);
+            if (at < 0) {
+                return java.util.Optional.empty();
+            }
+            String d = "d." + quote(data.keyColumns.get(i + dataOffset));
+            String x = "i." + quote(keyColumns.get(at + indexOffset));
+            String dataToken = part.encoding().token();
+            String indexToken = indexParts.get(at).encoding().token();
+            if (dataToken.equals(indexToken)) {
+                on.add(d + " = " + x);
+            } else if (dataToken.equals("ts") && indexToken.equals("rts")) {
+                on.add("TO_NUMBER(" + d + ") = " + MAX_LONG + " - " + x);
+            } else if (dataToken.equals("rts") && indexToken.equals("ts")) {
+                on.add(d + " = " + MAX_LONG + " - TO_NUMBER(" + x + ")");
+            } else {
+                return java.util.Optional.empty();
+            }
+        }
+        return java.util.Optional.of("SELECT d.* FROM " + name() + " i JOIN " + data.name() + " d ON "
+                + String.join(" AND ", on) + (where == null || where.isBlank() ? "" : " WHERE " + where));
+    }
+
+    /** {@code name} as a quoted SQL identifier. */
+    public static String quote(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    private static String cell(String family, String qualifier) {
+        return quote(family) + "." + quote(qualifier);
+    }
+
+    private static String saltNote(RowKeyLayout layout, String column) {
+        if (layout.salt().buckets().isPresent()) {
+            int buckets = layout.salt().buckets().getAsInt();
+            return "the bucket a hash of the key put the row in, 0.." + (buckets - 1) + ": a query bounded on the "
+                    + "parts after it reads every bucket, as a skip scan when it names them all: WHERE " + column
+                    + " IN (" + IntStream.range(0, buckets).mapToObj(String::valueOf).collect(Collectors.joining(", "))
+                    + ") AND ...";
+        }
+        return "a prefix a hash of the key made (" + layout.salt().spec() + "); a query bounded on the parts after "
+                + "it reads every prefix";
+    }
+
+    /** Key column names: the salt's, then each part's field (first path of a fallback), made unique. */
+    static List<String> keyColumnNames(RowKeyLayout layout) {
+        List<String> names = new ArrayList<>();
+        if (layout.salt().width() > 0) {
+            names.add("salt");
+        }
+        for (KeyPart part : layout.parts()) {
+            String name = SpecText.splitTopLevel(part.field(), '|').get(0).trim();
+            String unique = name;
+            for (int n = 2; names.contains(unique); n++) {
+                unique = name + "_" + n;
+            }
+            names.add(unique);
+        }
+        return List.copyOf(names);
+    }
+}

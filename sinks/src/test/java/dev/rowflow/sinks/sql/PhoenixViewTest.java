@@ -1,0 +1,99 @@
+package dev.rowflow.sinks.sql;
+
+import dev.rowflow.keying.layout.RowKeyLayout;
+import dev.rowflow.keying.mapping.StoredColumns.Storage;
+import dev.rowflow.keying.mapping.StoredColumns.StoredColumn;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PhoenixViewTest {
+    private static final RowKeyLayout DATA = RowKeyLayout.parse(
+            "bucket(4) | @timestamp:ts, host.name:text, log.file.path:md5, log.offset:long", null);
+    private static final RowKeyLayout INDEX = RowKeyLayout.parse(
+            "host.name:text, event.dataset | 'generic':text, @timestamp:rts, log.file.path:md5, log.offset:long", null);
+
+    @Test
+    void shouldDeclareTheKeyInTheTypesWhoseBytesRowflowWritesAndTheCellsAsFamilyQualifierColumns() {
+        PhoenixView view = new PhoenixView("filebeat", "rows of filebeat.data", DATA, List.of(
+                new StoredColumn("d", "m", false, Storage.TEXT, "message=m"),
+                new StoredColumn("d", "n", false, Storage.INT32, "n:int32"),
+                new StoredColumn("d", "x.", true, Storage.TEXT, "*=x.*")),
+                Map.of("d", Set.of("m", "n", "x.agent.type", "x.labels.team", "y")), false);
+
+        assertThat(view.ddl()).isEqualTo("""
+                -- filebeat: rows of filebeat.data, key layout bucket(4) | @timestamp:ts, host.name:text, log.file.path:md5, log.offset:long
+                --   "salt": the bucket a hash of the key put the row in, 0..3: a query bounded on the parts after it reads every bucket, as a skip scan when it names them all: WHERE "salt" IN (0, 1, 2, 3) AND ...
+                --   "@timestamp": ms since the epoch: WHERE "@timestamp" >= TO_DATE('2026-01-01 00:00:00')
+                --   "log.file.path": the MD5 digest of the value: WHERE "log.file.path" = MD5('the value')
+                --   "d"."n": Phoenix's unsigned types read values >= 0 only
+                --   "d"."x.*": the qualifiers *=x.* wrote into the rows sampled; run again to add those written since
+                CREATE VIEW IF NOT EXISTS "filebeat" (
+                    "salt" UNSIGNED_TINYINT NOT NULL,
+                    "@timestamp" UNSIGNED_DATE NOT NULL,
+                    "host.name" VARCHAR NOT NULL,
+                    "log.file.path" BINARY(16) NOT NULL,
+                    "log.offset" BIGINT NOT NULL,
+                    "d"."m" VARCHAR,
+                    "d"."n" UNSIGNED_INT,
+                    "d"."x.agent.type" VARCHAR,
+                    "d"."x.labels.team" VARCHAR,
+                    CONSTRAINT "pk" PRIMARY KEY ("salt", "@timestamp", "host.name", "log.file.path", "log.offset")
+                ) COLUMN_ENCODED_BYTES=0;
+                ALTER VIEW "filebeat" ADD IF NOT EXISTS
+                    "d"."m" VARCHAR,
+                    "d"."n" UNSIGNED_INT,
+                    "d"."x.agent.type" VARCHAR,
+                    "d"."x.labels.team" VARCHAR;
+                """);
+    }
+
+    @Test
+    void shouldJoinAnIndexToItsDataOnEveryPartOfTheDataKeyUndoingTheReverseTime() {
+        PhoenixView data = new PhoenixView("filebeat", "data", DATA, List.of(), Map.of(), false);
+        PhoenixView index = new PhoenixView("filebeat_host", "index", INDEX,
+                List.of(new StoredColumn("i", "r", false, Storage.ROW_KEY, "the key of the data row")), Map.of(), false);
+
+        assertThat(index.keyColumns()).containsExactly("host.name", "event.dataset", "@timestamp", "log.file.path",
+                "log.offset");
+        assertThat(index.joinTo(data, "i.\"host.name\" = 'web-1'")).hasValue("SELECT d.* FROM \"filebeat_host\" i "
+                + "JOIN \"filebeat\" d ON TO_NUMBER(d.\"@timestamp\") = 9223372036854775807 - i.\"@timestamp\" "
+                + "AND d.\"host.name\" = i.\"host.name\" AND d.\"log.file.path\" = i.\"log.file.path\" "
+                + "AND d.\"log.offset\" = i.\"log.offset\" WHERE i.\"host.name\" = 'web-1'");
+        // An index without the data key's offset cannot find its data rows by value.
+        PhoenixView partial = new PhoenixView("partial", "index", RowKeyLayout.parse("host.name:text, @timestamp:ts",
+                null), List.of(), Map.of(), false);
+        assertThat(partial.joinTo(data, null)).isEmpty();
+    }
+
+    @Test
+    void shouldGiveTheRestOfLongerKeysItsOwnLastColumnAndQuoteEveryName() {
+        PhoenixView view = new PhoenixView("we\"ird", "orders", RowKeyLayout.parse(
+                "customerNumber:text, orderNumber:text, rowType:byte", null), List.of(), Map.of(), true);
+
+        assertThat(view.keyColumns()).containsExactly("customerNumber", "orderNumber", "rowType", "rest");
+        assertThat(view.ddl()).contains("CREATE VIEW IF NOT EXISTS \"we\"\"ird\" (", "\"rowType\" UNSIGNED_TINYINT NOT NULL,\n"
+                + "    \"rest\" VARBINARY,\n    CONSTRAINT \"pk\" PRIMARY KEY (\"customerNumber\", \"orderNumber\", "
+                + "\"rowType\", \"rest\")").doesNotContain("ALTER VIEW");
+    }
+
+    @Test
+    void shouldNameEachEncodingsPhoenixType() {
+        RowKeyLayout layout = RowKeyLayout.parse("hex(2) | a:text, b:dec, c:long, d:int, e:ts, f:rts, g:md5, h:byte", null);
+        PhoenixView view = new PhoenixView("t", "all", layout, List.of(
+                new StoredColumn("d", "v", false, Storage.BYTES, "$value=v"),
+                new StoredColumn("d", "w", false, Storage.INT64, "w:int64=w")), Map.of(), false);
+
+        assertThat(view.keyTypes()).containsExactly(Map.entry("salt", "CHAR(2)"), Map.entry("a", "VARCHAR"),
+                Map.entry("b", "VARCHAR"), Map.entry("c", "BIGINT"), Map.entry("d", "INTEGER"),
+                Map.entry("e", "UNSIGNED_DATE"), Map.entry("f", "UNSIGNED_LONG"), Map.entry("g", "BINARY(16)"),
+                Map.entry("h", "UNSIGNED_TINYINT"));
+        assertThat(view.cellColumns()).containsExactly(Map.entry("\"d\".\"v\"", "VARBINARY"),
+                Map.entry("\"d\".\"w\"", "UNSIGNED_LONG"));
+        assertThat(PhoenixTypes.of(RowKeyLayout.parse("bucket(200) | a:text", null).salt())).isEqualTo("BINARY(1)");
+    }
+}
