@@ -18,8 +18,8 @@ import java.util.List;
         description = {"Print the Apache Phoenix views of the configured tables (data, index, summary and element-row "
                 + "tables of every input, the log and order tables): each table's recorded key layout as a composite "
                 + "primary key, its cells as \"family\".\"qualifier\" columns, in the types whose bytes rowflow "
-                + "writes. The script is safe to run again (sqlline, psql.py): CREATE VIEW IF NOT EXISTS, then "
-                + "ALTER VIEW ... ADD IF NOT EXISTS for columns added since.",
+                + "writes: CREATE VIEW for a table Phoenix has no view of yet, ALTER VIEW ... ADD IF NOT EXISTS "
+                + "of the columns an existing view lacks (run it with sqlline or psql.py).",
                 "A wildcard's columns are the qualifiers found in the first --sample-rows rows of the table."})
 final class TablesSql extends HBaseCommand {
     @Option(names = "--input", paramLabel = "NAME", description = "Only the tables of this input (logs for the log pipeline).")

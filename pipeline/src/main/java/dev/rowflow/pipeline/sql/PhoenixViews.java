@@ -9,6 +9,7 @@ import dev.rowflow.pipeline.ingest.Ingest;
 import dev.rowflow.pipeline.ingest.IngestTable;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.sinks.hbase.TableAdmin;
+import dev.rowflow.sinks.sql.PhoenixCatalog;
 import dev.rowflow.sinks.sql.PhoenixView;
 import dev.rowflow.sinks.sql.StoredQualifiers;
 import org.apache.hadoop.hbase.TableName;
@@ -37,12 +38,23 @@ public final class PhoenixViews {
     private PhoenixViews() {
     }
 
-    /** One view, and the query that joins it to its data view (an index's). */
-    public record View(PhoenixView view, Optional<String> join) {
-        /** The script: the view's DDL, then its join as a comment. */
+    /**
+     * One view, the columns Phoenix has of it if it exists, and for an index the view of its data
+     * table.
+     */
+    public record View(PhoenixView view, Optional<java.util.Set<String>> existing, Optional<PhoenixView> data) {
+        /** The script: the view's DDL, then an index's join to its data as a comment. */
         public String script() {
-            return view.ddl() + join.map(sql -> "-- the records it indexes (add a WHERE on i's leading key columns):\n--   "
-                    + sql + "\n").orElse("");
+            return view.ddl(existing) + join("i." + PhoenixView.quote(view.keyColumns().get(0)) + " = ?")
+                    .map(sql -> "-- the records it indexes:\n--   " + sql + "\n").orElse("");
+        }
+
+        /**
+         * The query of the data rows an index's rows with {@code where} (over alias {@code i})
+         * point at, where the index key holds the whole data key ({@link PhoenixView#joinTo}).
+         */
+        public Optional<String> join(String where) {
+            return data.flatMap(dataView -> view.joinTo(dataView, where));
         }
     }
 
@@ -88,15 +100,9 @@ public final class PhoenixViews {
         List<View> result = new ArrayList<>();
         for (Map.Entry<TableName, PhoenixView> entry : views.entrySet()) {
             TableName data = dataTableOf.get(entry.getKey());
-            Optional<String> join = Optional.empty();
-            if (data != null) {
-                PhoenixView dataView = views.get(data);
-                if (dataView == null) {
-                    dataView = view(data, tables.getOrDefault(data, null), admin, connection, sampleRows);
-                }
-                join = dataView == null ? Optional.empty() : entry.getValue().joinTo(dataView, null);
-            }
-            result.add(new View(entry.getValue(), join));
+            Optional<PhoenixView> dataView = Optional.ofNullable(data == null ? null : views.get(data));
+            result.add(new View(entry.getValue(), PhoenixCatalog.columnsOf(connection,
+                    entry.getKey().getNameAsString()), dataView));
         }
         return result;
     }

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -20,11 +21,10 @@ import java.util.stream.IntStream;
  * types whose bytes rowflow writes ({@link PhoenixTypes}), its cells as {@code "family"."qualifier"}
  * columns, {@code COLUMN_ENCODED_BYTES=0} (Phoenix reads the qualifiers as they are).
  *
- * <p>{@link #ddl()} is a script that is safe to run again: {@code CREATE VIEW IF NOT EXISTS} with
- * every column, then {@code ALTER VIEW ... ADD IF NOT EXISTS} with the cell columns, which adds to
- * a view made earlier the columns that were not there then (a new column of the configuration, a
- * qualifier a wildcard wrote since). A wildcard's qualifiers and those of several row kinds in one
- * table are the ones {@code stored} says the table holds (a sample of its rows).
+ * <p>{@link #ddl(Optional)} is the {@code CREATE VIEW} of a view Phoenix does not have yet, or for
+ * one it has the {@code ALTER VIEW ... ADD IF NOT EXISTS} of the cell columns it lacks (a column
+ * the configuration added, a qualifier a wildcard wrote since). A wildcard's qualifiers are the
+ * ones {@code stored} says the table holds (a sample of its rows).
  *
  * <p>Key columns are named by their part's field (its first path where it has fallbacks:
  * {@code event.dataset | 'generic'} is {@code "event.dataset"}), the salt {@code "salt"}: the names
@@ -144,40 +144,55 @@ public final class PhoenixView {
         return quote(table);
     }
 
-    /** The script that creates the view, or adds to it the columns it lacks; ends with a newline. */
+    /** The script that creates the view; ends with a newline. */
     public String ddl() {
+        return ddl(Optional.empty());
+    }
+
+    /**
+     * The script that creates the view, or for a view that exists ({@code existing}: its columns,
+     * as {@link PhoenixCatalog} reads them) adds the cell columns it lacks; ends with a newline.
+     */
+    public String ddl(Optional<Set<String>> existing) {
         StringBuilder sql = new StringBuilder();
         sql.append("-- ").append(table).append(": ").append(about).append(", key layout ").append(layout.spec())
                 .append('\n');
         notes.forEach(note -> sql.append("--   ").append(note).append('\n'));
-        sql.append("CREATE VIEW IF NOT EXISTS ").append(name()).append(" (\n");
+        if (existing.isPresent()) {
+            List<String> missing = cellTypes.keySet().stream().filter(c -> !existing.get().contains(c)).toList();
+            if (missing.isEmpty()) {
+                return sql.append("-- the view ").append(name()).append(" exists with every column\n").toString();
+            }
+            return sql.append("ALTER VIEW ").append(name()).append(" ADD IF NOT EXISTS\n    ")
+                    .append(missing.stream().map(c -> c + " " + cellTypes.get(c)).collect(Collectors.joining(",\n    ")))
+                    .append(";\n").toString();
+        }
+        sql.append("CREATE VIEW ").append(name()).append(" (\n");
         keyTypes.forEach((column, type) -> sql.append("    ").append(quote(column)).append(' ').append(type)
                 .append(" NOT NULL,\n"));
         if (keyColumns.get(keyColumns.size() - 1).equals(REST)) {
             sql.append("    ").append(quote(REST)).append(" VARBINARY,\n");
         }
         cellTypes.forEach((column, type) -> sql.append("    ").append(column).append(' ').append(type).append(",\n"));
-        sql.append("    CONSTRAINT \"pk\" PRIMARY KEY (")
+        return sql.append("    CONSTRAINT \"pk\" PRIMARY KEY (")
                 .append(keyColumns.stream().map(PhoenixView::quote).collect(Collectors.joining(", ")))
-                .append(")\n) COLUMN_ENCODED_BYTES=0;\n");
-        if (!cellTypes.isEmpty()) {
-            sql.append("ALTER VIEW ").append(name()).append(" ADD IF NOT EXISTS\n    ")
-                    .append(cellTypes.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                            .collect(Collectors.joining(",\n    ")))
-                    .append(";\n");
-        }
-        return sql.toString();
+                .append(")\n) COLUMN_ENCODED_BYTES=0;\n").toString();
     }
 
     /**
-     * A query of the data rows an index row points at: this view (the index, alias {@code i})
-     * joined to {@code data} (alias {@code d}) on every part of the data key, each equal to the
-     * index part over the same field ({@code ts} data parts to {@code rts} index parts through the
-     * reverse); {@code where} (over {@code i}) is appended. Empty if the index key lacks a part of
-     * the data key or holds it in an encoding the join cannot undo (a hash of a text).
+     * A query of the data rows index rows point at: {@code data} (alias {@code d}) joined to this
+     * view (the index, alias {@code i}) on every part of the data key, each equal to the index part
+     * over the same field; a {@code ts} data part and an {@code rts} index part (the reverse time)
+     * are compared in the {@code WHERE} clause, with {@code where} (over {@code i}, may be null).
+     * Empty if the index key lacks a part of the data key or holds it in an encoding the join cannot
+     * undo (a hash of a text).
+     *
+     * <p>Only plain column equalities are join keys: Phoenix 5.2.1's optimizer fails on a join key
+     * that is an expression ({@code IndexOutOfBoundsException} in {@code WhereOptimizer}).
      */
     public java.util.Optional<String> joinTo(PhoenixView data, String where) {
         List<String> on = new ArrayList<>();
+        List<String> filters = new ArrayList<>();
         List<KeyPart> indexParts = layout.parts();
         int dataOffset = data.layout.salt().width() == 0 ? 0 : 1;
         int indexOffset = layout.salt().width() == 0 ? 0 : 1;
@@ -195,15 +210,21 @@ public final class PhoenixView {
             if (dataToken.equals(indexToken)) {
                 on.add(d + " = " + x);
             } else if (dataToken.equals("ts") && indexToken.equals("rts")) {
-                on.add("TO_NUMBER(" + d + ") = " + MAX_LONG + " - " + x);
+                filters.add("TO_NUMBER(" + d + ") = " + MAX_LONG + " - " + x);
             } else if (dataToken.equals("rts") && indexToken.equals("ts")) {
-                on.add(d + " = " + MAX_LONG + " - TO_NUMBER(" + x + ")");
+                filters.add(d + " = " + MAX_LONG + " - TO_NUMBER(" + x + ")");
             } else {
                 return java.util.Optional.empty();
             }
         }
-        return java.util.Optional.of("SELECT d.* FROM " + name() + " i JOIN " + data.name() + " d ON "
-                + String.join(" AND ", on) + (where == null || where.isBlank() ? "" : " WHERE " + where));
+        if (on.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        if (where != null && !where.isBlank()) {
+            filters.add(where);
+        }
+        return java.util.Optional.of("SELECT d.* FROM " + data.name() + " d JOIN " + name() + " i ON "
+                + String.join(" AND ", on) + (filters.isEmpty() ? "" : " WHERE " + String.join(" AND ", filters)));
     }
 
     /** {@code name} as a quoted SQL identifier. */
