@@ -1,7 +1,7 @@
 package dev.rowflow.phoenix;
 
-import dev.rowflow.keying.layout.DecodedKey;
 import dev.rowflow.keying.layout.HashedValue;
+import dev.rowflow.keying.layout.KeyEncoding;
 import dev.rowflow.keying.layout.KeyPart;
 import dev.rowflow.keying.layout.RowKeyLayout;
 import dev.rowflow.sinks.sql.PhoenixView;
@@ -9,9 +9,9 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
 
 import java.sql.ResultSet;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -58,20 +58,37 @@ final class ReadBack {
         return value.toString();
     }
 
-    /** What rowflow reads of a stored row, in the view's column order (key columns, then cells). */
+    /**
+     * What rowflow reads of a stored row, in the view's column order (key columns, then cells).
+     * A key may end before the layout's last part (CUSTOMER++: a customer's row in the order table)
+     * or run on past it (record types: an order's location and line rows): each part present is
+     * decoded by its encoding, the rest of the key kept as bytes.
+     */
     static List<Object> rowflowRow(PhoenixView view, Result stored) {
         RowKeyLayout layout = view.layout();
         byte[] key = stored.getRow();
-        boolean rest = view.keyColumns().get(view.keyColumns().size() - 1).equals(PhoenixView.REST);
-        int end = rest ? layoutEnd(layout, key) : key.length;
-        DecodedKey decoded = layout.decode(Arrays.copyOf(key, end));
         List<Object> row = new ArrayList<>();
-        if (decoded.salt() != null) {
-            row.add(decoded.salt() instanceof Number n ? (Object) n.longValue() : decoded.salt().toString());
+        int offset = layout.salt().width();
+        if (offset > 0) {
+            row.add(layout.salt().buckets().isPresent() ? (Object) (long) (key[0] & 0xFF)
+                    : layout.salt().spec().startsWith("hex") ? new String(key, 0, offset, StandardCharsets.US_ASCII)
+                    : HEX.formatHex(key, 0, offset));
         }
-        for (KeyPart part : layout.parts()) {
-            Object value = decoded.fields().get(part.field());
-            if (part.encoding().token().equals("rts")) {
+        boolean rest = view.keyColumns().get(view.keyColumns().size() - 1).equals(PhoenixView.REST);
+        List<KeyPart> parts = layout.parts().subList(0, view.partColumns());
+        boolean lastOfLayout = parts.size() == layout.parts().size();
+        for (int i = 0; i < parts.size(); i++) {
+            if (offset == key.length) {
+                row.add(null);
+                continue;
+            }
+            KeyEncoding encoding = parts.get(i).encoding();
+            boolean lastPart = lastOfLayout && i == parts.size() - 1;
+            boolean last = lastPart && !rest;
+            int end = encoding.end(key, offset, lastPart);
+            Object value = encoding.decode(key, offset, end, lastPart);
+            offset = end;
+            if (encoding.token().equals("rts")) {
                 // rowflow reads the time back; the column holds Long.MAX_VALUE - time, as the view's note says.
                 row.add(Long.MAX_VALUE - (Long) value);
             } else if (value instanceof HashedValue hashed) {
@@ -79,9 +96,12 @@ final class ReadBack {
             } else {
                 row.add(value);
             }
+            if (last && offset != key.length) {
+                throw new IllegalStateException("key " + HEX.formatHex(key) + " runs on past " + layout.spec());
+            }
         }
         if (rest) {
-            row.add(end == key.length ? null : HEX.formatHex(key, end, key.length));
+            row.add(offset == key.length ? null : HEX.formatHex(key, offset, key.length));
         }
         for (Map.Entry<String, String> column : view.cellColumns().entrySet()) {
             String[] name = column.getKey().substring(1, column.getKey().length() - 1).split("\"\\.\"", 2);
@@ -95,15 +115,5 @@ final class ReadBack {
             });
         }
         return row;
-    }
-
-    /** Where the layout's own parts end in a key that may run on past them. */
-    private static int layoutEnd(RowKeyLayout layout, byte[] key) {
-        int offset = layout.salt().width();
-        List<KeyPart> parts = layout.parts();
-        for (int i = 0; i < parts.size(); i++) {
-            offset = parts.get(i).encoding().end(key, offset, i == parts.size() - 1);
-        }
-        return offset;
     }
 }

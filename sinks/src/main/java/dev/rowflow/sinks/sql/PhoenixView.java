@@ -42,6 +42,23 @@ public final class PhoenixView {
     private final Map<String, String> keyTypes = new LinkedHashMap<>();
     private final Map<String, String> cellTypes = new LinkedHashMap<>();
     private final List<String> notes = new ArrayList<>();
+    private final Shape shape;
+    private final int partColumns;
+
+    /**
+     * How the keys of a table's rows relate to its layout when it holds rows of several kinds.
+     *
+     * @param parts  the layout's parts every row's key has: the parts after them are nullable
+     *               columns (CUSTOMER++: a customer's row ends after its record type)
+     * @param runOn  whether some rows' keys run on past the layout: their rest is the last key
+     *               column, {@value #REST} ({@code VARBINARY}, null for the rows of the layout)
+     */
+    public record Shape(int parts, boolean runOn) {
+        /** Every row's key is the layout's. */
+        public static Shape of(RowKeyLayout layout) {
+            return new Shape(layout.parts().size(), false);
+        }
+    }
 
     /**
      * @param table   the HBase table's name
@@ -49,20 +66,33 @@ public final class PhoenixView {
      * @param layout  the key layout the table records
      * @param columns the cells the configuration writes into it ({@code StoredColumns})
      * @param stored  qualifiers found in the table, by family (a sample of its rows); may be empty
-     * @param keysRunOn whether rows of other kinds have keys that run on past the layout: their
-     *                  rest is the last key column, {@value #REST} ({@code VARBINARY}, null for
-     *                  the rows of the layout itself)
+     * @param shape   the keys of the rows of other kinds the table holds
      */
     public PhoenixView(String table, String about, RowKeyLayout layout, List<StoredColumn> columns,
-                       Map<String, Set<String>> stored, boolean keysRunOn) {
+                       Map<String, Set<String>> stored, Shape shape) {
         this.table = table;
         this.about = about;
         this.layout = layout;
-        List<String> keys = new ArrayList<>(keyColumnNames(layout));
-        if (keysRunOn) {
+        this.shape = shape;
+        // Phoenix refuses a nullable fixed-width key column: from the first fixed-width part some
+        // rows' keys may lack on, the key's bytes are the rest column.
+        int parts = layout.parts().size();
+        int own = parts;
+        for (int i = shape.parts(); i < parts; i++) {
+            if (!layout.parts().get(i).encoding().terminated()) {
+                own = i;
+                break;
+            }
+        }
+        this.partColumns = own;
+        List<String> keys = new ArrayList<>(keyColumnNames(layout).subList(0,
+                own + (layout.salt().width() == 0 ? 0 : 1)));
+        if (shape.runOn() || own < parts) {
             keys.add(REST);
-            notes.add(quote(REST) + ": the rest of the key of the rows of other kinds this table holds (an order's "
-                    + "location and line item rows after its type byte); null for the rows of the key layout");
+            notes.add(quote(REST) + ": the rest of the key where rows of other kinds run on"
+                    + (own < parts ? ", from " + quote(layout.parts().get(own).field()) : " past the layout")
+                    + " (the row type byte and positions of an order's rows: 31 the order, 32 a location, 33 a line "
+                    + "item); null where the key ends");
         }
         this.keyColumns = List.copyOf(keys);
         String salt = PhoenixTypes.of(layout.salt());
@@ -71,7 +101,12 @@ public final class PhoenixView {
             notes.add(quote(keyColumns.get(0)) + ": " + saltNote(layout, quote(keyColumns.get(0))));
         }
         int offset = salt == null ? 0 : 1;
-        for (int i = 0; i < layout.parts().size(); i++) {
+        if (shape.parts() < own) {
+            notes.add(keyColumns.subList(offset + shape.parts(), offset + own).stream()
+                    .map(PhoenixView::quote).collect(Collectors.joining(", "))
+                    + ": null in the rows whose keys end before (CUSTOMER++: a customer's row)");
+        }
+        for (int i = 0; i < own; i++) {
             KeyPart part = layout.parts().get(i);
             String column = keyColumns.get(i + offset);
             keyTypes.put(column, PhoenixTypes.of(part));
@@ -134,6 +169,11 @@ public final class PhoenixView {
         return java.util.Collections.unmodifiableMap(cellTypes);
     }
 
+    /** How many of the layout's parts have a column of their own (the others are in {@value #REST}). */
+    public int partColumns() {
+        return partColumns;
+    }
+
     /** The key columns with their types, in key order ({@value #REST} not among them). */
     public Map<String, String> keyTypes() {
         return java.util.Collections.unmodifiableMap(keyTypes);
@@ -168,8 +208,12 @@ public final class PhoenixView {
                     .append(";\n").toString();
         }
         sql.append("CREATE VIEW ").append(name()).append(" (\n");
-        keyTypes.forEach((column, type) -> sql.append("    ").append(quote(column)).append(' ').append(type)
-                .append(" NOT NULL,\n"));
+        int required = shape.parts() + (layout.salt().width() == 0 ? 0 : 1);
+        int position = 0;
+        for (Map.Entry<String, String> key : keyTypes.entrySet()) {
+            sql.append("    ").append(quote(key.getKey())).append(' ').append(key.getValue())
+                    .append(position++ < required ? " NOT NULL,\n" : ",\n");
+        }
         if (keyColumns.get(keyColumns.size() - 1).equals(REST)) {
             sql.append("    ").append(quote(REST)).append(" VARBINARY,\n");
         }

@@ -24,7 +24,7 @@ class PhoenixViewTest {
                 new StoredColumn("d", "m", false, Storage.TEXT, "message=m"),
                 new StoredColumn("d", "n", false, Storage.INT32, "n:int32"),
                 new StoredColumn("d", "x.", true, Storage.TEXT, "*=x.*")),
-                Map.of("d", Set.of("m", "n", "x.agent.type", "x.labels.team", "y")), false);
+                Map.of("d", Set.of("m", "n", "x.agent.type", "x.labels.team", "y")), PhoenixView.Shape.of(DATA));
 
         assertThat(view.ddl()).isEqualTo("""
                 -- filebeat: rows of filebeat.data, key layout bucket(4) | @timestamp:ts, host.name:text, log.file.path:md5, log.offset:long
@@ -59,9 +59,10 @@ class PhoenixViewTest {
 
     @Test
     void shouldJoinAnIndexToItsDataOnEveryPartOfTheDataKeyUndoingTheReverseTime() {
-        PhoenixView data = new PhoenixView("filebeat", "data", DATA, List.of(), Map.of(), false);
+        PhoenixView data = new PhoenixView("filebeat", "data", DATA, List.of(), Map.of(), PhoenixView.Shape.of(DATA));
         PhoenixView index = new PhoenixView("filebeat_host", "index", INDEX,
-                List.of(new StoredColumn("i", "r", false, Storage.ROW_KEY, "the key of the data row")), Map.of(), false);
+                List.of(new StoredColumn("i", "r", false, Storage.ROW_KEY, "the key of the data row")), Map.of(),
+                PhoenixView.Shape.of(INDEX));
 
         assertThat(index.keyColumns()).containsExactly("host.name", "event.dataset", "@timestamp", "log.file.path",
                 "log.offset");
@@ -70,20 +71,25 @@ class PhoenixViewTest {
                 + "i.\"log.file.path\" AND d.\"log.offset\" = i.\"log.offset\" WHERE TO_NUMBER(d.\"@timestamp\") = "
                 + "9223372036854775807 - i.\"@timestamp\" AND i.\"host.name\" = 'web-1'");
         // An index without the data key's offset cannot find its data rows by value.
-        PhoenixView partial = new PhoenixView("partial", "index", RowKeyLayout.parse("host.name:text, @timestamp:ts",
-                null), List.of(), Map.of(), false);
+        RowKeyLayout partialLayout = RowKeyLayout.parse("host.name:text, @timestamp:ts", null);
+        PhoenixView partial = new PhoenixView("partial", "index", partialLayout, List.of(), Map.of(),
+                PhoenixView.Shape.of(partialLayout));
         assertThat(partial.joinTo(data, null)).isEmpty();
     }
 
     @Test
     void shouldGiveTheRestOfLongerKeysItsOwnLastColumnAndQuoteEveryName() {
+        // CUSTOMER++ and record types: customer rows end after their record type, line items run on; Phoenix
+        // takes no nullable fixed-width key column, so the row type is the first byte of the rest.
         PhoenixView view = new PhoenixView("we\"ird", "orders", RowKeyLayout.parse(
-                "customerNumber:text, orderNumber:text, rowType:byte", null), List.of(), Map.of(), true);
+                "customerNumber:text, recordType:byte, orderNumber:text, rowType:byte", null), List.of(), Map.of(),
+                new PhoenixView.Shape(2, true));
 
-        assertThat(view.keyColumns()).containsExactly("customerNumber", "orderNumber", "rowType", "rest");
-        assertThat(view.ddl()).contains("CREATE VIEW \"we\"\"ird\" (", "\"rowType\" UNSIGNED_TINYINT NOT NULL,\n"
-                + "    \"rest\" VARBINARY,\n    CONSTRAINT \"pk\" PRIMARY KEY (\"customerNumber\", \"orderNumber\", "
-                + "\"rowType\", \"rest\")").doesNotContain("ALTER VIEW");
+        assertThat(view.keyColumns()).containsExactly("customerNumber", "recordType", "orderNumber", "rest");
+        assertThat(view.partColumns()).isEqualTo(3);
+        assertThat(view.ddl()).contains("CREATE VIEW \"we\"\"ird\" (", "\"recordType\" UNSIGNED_TINYINT NOT NULL,\n"
+                + "    \"orderNumber\" VARCHAR,\n    \"rest\" VARBINARY,\n    CONSTRAINT \"pk\" PRIMARY KEY "
+                + "(\"customerNumber\", \"recordType\", \"orderNumber\", \"rest\")").doesNotContain("ALTER VIEW");
     }
 
     @Test
@@ -91,7 +97,7 @@ class PhoenixViewTest {
         RowKeyLayout layout = RowKeyLayout.parse("hex(2) | a:text, b:dec, c:long, d:int, e:ts, f:rts, g:md5, h:byte", null);
         PhoenixView view = new PhoenixView("t", "all", layout, List.of(
                 new StoredColumn("d", "v", false, Storage.BYTES, "$value=v"),
-                new StoredColumn("d", "w", false, Storage.INT64, "w:int64=w")), Map.of(), false);
+                new StoredColumn("d", "w", false, Storage.INT64, "w:int64=w")), Map.of(), PhoenixView.Shape.of(layout));
 
         assertThat(view.keyTypes()).containsExactly(Map.entry("salt", "CHAR(2)"), Map.entry("a", "VARCHAR"),
                 Map.entry("b", "VARCHAR"), Map.entry("c", "BIGINT"), Map.entry("d", "INTEGER"),
