@@ -125,7 +125,7 @@ class PhoenixViewsIT {
 
     @Test
     void shouldViewEveryTableKindWithEveryRowAsRowflowReadsIt() throws Exception {
-        assertThat(views.keySet()).containsExactly("phx_filebeat", "phx_filebeat_host",
+        assertThat(views.keySet()).containsExactly("phx_cdc_customers", "phx_cdc_orders", "phx_filebeat", "phx_filebeat_host",
                 "phx_filebeat_summary", "phx_log_data", "phx_log_index", "phx_log_summary", "phx_order",
                 "phx_order_index", "phx_shop_customers", "phx_shop_orders", "phx_shop_orders_status");
         for (PhoenixViews.View view : views.values()) {

@@ -26,7 +26,7 @@ import java.util.Map;
  * pipeline as the demo runs it (record types and CUSTOMER++: rows of four kinds in the order table), the
  * Filebeat recipe (salted key with a hashed part, a wildcard's columns, a sparse index with a
  * reverse time, a summary) and a shop database's Debezium change events (long keys, deletes, a
- * join) -- and the records for it, ugly ones included (missing fields, deletes, tombstones).
+ * join; the same database again through a {@code topic.pattern}) -- and the records for it, ugly ones included (missing fields, deletes, tombstones).
  */
 final class Workload {
     static final long T0 = 1_700_000_000_000L;
@@ -73,14 +73,22 @@ final class Workload {
         ShopHistory.mapping("phx_shop").forEach((key, value) -> props.put(
                 key.replace("input.customers.", "input.shop_customers.").replace("input.orders.", "input.shop_orders."),
                 key.equals("input.orders.join.input") ? "shop_customers" : value));
-        props.put("inputs", "filebeat,shop_customers,shop_orders");
+        // The same database through one declaration for all its tables (topic.pattern), as the CDC tests run it.
+        props.put("input.cdc.topic.pattern", "phx_cdc\\.public\\.(?<table>[a-z_]+)");
+        props.put("input.cdc.table", "phx_cdc_${table}");
+        props.put("input.cdc.key", "$key.*");
+        props.put("input.cdc.format", "json");
+        props.put("input.cdc.envelope", "debezium");
+        props.put("input.cdc.time", "$source.ts_ms");
+        props.put("input.cdc.time.format", "epoch-ms");
+        props.put("inputs", "filebeat,shop_customers,shop_orders,cdc");
         return props;
     }
 
     /** The topics the pipeline reads. */
     static List<String> topics() {
         return List.of("phx_logs", "phx_customers", "phx_orders", "phx_filebeat", "phx_shop.public.customers",
-                "phx_shop.public.orders");
+                "phx_shop.public.orders", "phx_cdc.public.customers", "phx_cdc.public.orders");
     }
 
     /** Creates the topics and writes every record; returns the shop history written. */
@@ -118,14 +126,16 @@ final class Workload {
             filebeat.flush();
         }
         ShopHistory history = new ShopHistory(300, T0, 7);
-        try (TopicProducer customers = TopicProducer.open(kafka, "phx_shop.public.customers");
-             TopicProducer orders = TopicProducer.open(kafka, "phx_shop.public.orders")) {
-            for (ShopHistory.Event event : history.events()) {
-                (event.customer() ? customers : orders).send(event.key(), null,
-                        event.value() == null ? null : event.value().getBytes(StandardCharsets.UTF_8));
+        for (String database : List.of("phx_shop", "phx_cdc")) {
+            try (TopicProducer customers = TopicProducer.open(kafka, database + ".public.customers");
+                 TopicProducer orders = TopicProducer.open(kafka, database + ".public.orders")) {
+                for (ShopHistory.Event event : history.events()) {
+                    (event.customer() ? customers : orders).send(event.key(), null,
+                            event.value() == null ? null : event.value().getBytes(StandardCharsets.UTF_8));
+                }
+                customers.flush();
+                orders.flush();
             }
-            customers.flush();
-            orders.flush();
         }
         return history;
     }

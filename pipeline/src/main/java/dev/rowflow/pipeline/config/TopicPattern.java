@@ -124,6 +124,23 @@ public final class TopicPattern {
         return pattern;
     }
 
+    /**
+     * The names of the data tables it makes: the template with {@code ${topic}} as a topic it
+     * matches and each group as any non-empty text ({@code shop_${table}} matches
+     * {@code shop_orders}), for finding the tables it made.
+     */
+    public Pattern tables() {
+        StringBuilder regex = new StringBuilder();
+        Matcher variable = VARIABLE.matcher(template);
+        int at = 0;
+        while (variable.find()) {
+            regex.append(Pattern.quote(template.substring(at, variable.start()))).append(variable.group(1).equals("topic")
+                    ? "(?:" + pattern.pattern().replaceAll("\\(\\?<[a-zA-Z][a-zA-Z0-9]*>", "(?:") + ")" : ".+");
+            at = variable.end();
+        }
+        return Pattern.compile(regex.append(Pattern.quote(template.substring(at))).toString());
+    }
+
     /** The key ({@code input.<name>.topic.pattern}) that declares it. */
     public String patternKey() {
         return input.key(InputConfig.TOPIC_PATTERN);

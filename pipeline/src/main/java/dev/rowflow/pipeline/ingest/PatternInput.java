@@ -116,6 +116,14 @@ public final class PatternInput implements Ingest {
         return input.deadLetterTopic();
     }
 
+    /**
+     * The input compiled at start over a probe topic: every topic's input but for the key's parts,
+     * so its columns and mapping are those of every table the pattern makes.
+     */
+    public DeclaredInput probe() {
+        return probe;
+    }
+
     @Override
     public String name() {
         return input.name();

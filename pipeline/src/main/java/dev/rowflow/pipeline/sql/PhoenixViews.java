@@ -7,6 +7,7 @@ import dev.rowflow.keying.mapping.StoredColumns.StoredColumn;
 import dev.rowflow.pipeline.ingest.DeclaredInput;
 import dev.rowflow.pipeline.ingest.Ingest;
 import dev.rowflow.pipeline.ingest.IngestTable;
+import dev.rowflow.pipeline.ingest.PatternInput;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.sinks.hbase.TableAdmin;
 import dev.rowflow.sinks.sql.PhoenixCatalog;
@@ -26,7 +27,8 @@ import java.util.function.Predicate;
 /**
  * The Phoenix views of the tables a configuration writes ({@code rowflow tables sql}): every
  * declared input's data, index, summary and element-row tables, the log pipeline's and the order
- * designs' (each a declared input too). A table's key is the layout it records (the configured one
+ * designs' (each a declared input too), and the tables a {@code topic.pattern} input has made so
+ * far. A table's key is the layout it records (the configured one
  * where the table does not exist yet); its columns are the cells its inputs' mappings write
  * ({@link StoredColumns}) and, for a wildcard, the qualifiers a sample of its rows holds. A table
  * several inputs write (the CUSTOMER++ order table) has the columns of them all.
@@ -73,29 +75,45 @@ public final class PhoenixViews {
             }
             Map<TableRole, List<StoredColumn>> columns = new LinkedHashMap<>(StoredColumns.of(input.mapping()));
             StoredColumns.of(input.indexMapping()).forEach(columns::putIfAbsent);
-            TableName data = input.table(input.mapping().spec().dataTable()).map(t -> t.name()).orElse(null);
-            for (IngestTable table : input.tables()) {
-                if (!selected.test(new Selected(input.name(), table.definition().name().getNameAsString()))) {
+            Map<TableRole, RowKeyLayout> layouts = new LinkedHashMap<>(input.mapping().tableLayouts());
+            input.indexMapping().tableLayouts().forEach(layouts::putIfAbsent);
+            // Its own tables, and those of other inputs it writes rows into (CUSTOMER++: the customers' rows
+            // in the order table).
+            input.tables().forEach(table -> layouts.putIfAbsent(table.role(), table.definition().layout()));
+            TableName data = plan.table(input.mapping().spec().dataTable()).definition().name();
+            for (Map.Entry<TableRole, RowKeyLayout> written : layouts.entrySet()) {
+                IngestTable table = plan.table(written.getKey());
+                TableName name = table.definition().name();
+                if (!selected.test(new Selected(input.name(), name.getNameAsString()))) {
                     continue;
                 }
-                TableName name = table.definition().name();
-                Table entry = tables.computeIfAbsent(name, n -> new Table(table, new ArrayList<>(), new ArrayList<>(),
-                        new boolean[1]));
-                entry.roles.add(table.role().name());
-                entry.keysRunOn[0] |= StoredColumns.keysRunOn(input.mapping(), table.role());
-                for (StoredColumn column : columns.getOrDefault(table.role(), List.of())) {
+                Table entry = tables.computeIfAbsent(name, n -> new Table(table.definition().layout(),
+                        new ArrayList<>(), new ArrayList<>(), new int[] {Integer.MAX_VALUE, 0}));
+                entry.roles.add(input.name() + ":" + written.getKey().name());
+                entry.shape[0] = Math.min(entry.shape[0], written.getValue().parts().size());
+                entry.shape[1] |= StoredColumns.keysRunOn(input.mapping(), written.getKey()) ? 1 : 0;
+                for (StoredColumn column : columns.getOrDefault(written.getKey(), List.of())) {
                     if (!entry.columns.contains(column)) {
                         entry.columns.add(column);
                     }
                 }
-                if (input.indexes().containsValue(table.role()) && data != null) {
+                if (input.indexes().containsValue(written.getKey())) {
                     dataTableOf.put(name, data);
                 }
             }
         }
+        // After the declared tables: a pattern's template may make names like theirs.
+        for (Ingest ingest : plan.ingests()) {
+            if (ingest instanceof PatternInput pattern) {
+                addPatternTables(pattern, connection, selected, tables);
+            }
+        }
         Map<TableName, PhoenixView> views = new LinkedHashMap<>();
         for (Map.Entry<TableName, Table> entry : tables.entrySet()) {
-            views.put(entry.getKey(), view(entry.getKey(), entry.getValue(), admin, connection, sampleRows));
+            PhoenixView view = view(entry.getKey(), entry.getValue(), admin, connection, sampleRows);
+            if (view != null) {
+                views.put(entry.getKey(), view);
+            }
         }
         List<View> result = new ArrayList<>();
         for (Map.Entry<TableName, PhoenixView> entry : views.entrySet()) {
@@ -111,7 +129,32 @@ public final class PhoenixViews {
     public record Selected(String input, String table) {
     }
 
-    private record Table(IngestTable table, List<String> roles, List<StoredColumn> columns, boolean[] keysRunOn) {
+    /**
+     * The data tables a {@code topic.pattern} input made so far (HBase's tables named as its
+     * template makes them), each with the columns of the input's declaration.
+     */
+    private static void addPatternTables(PatternInput pattern, Connection connection, Predicate<Selected> selected,
+                                         Map<TableName, Table> tables) throws IOException {
+        DeclaredInput probe = pattern.probe();
+        TableRole data = probe.mapping().spec().dataTable();
+        List<StoredColumn> columns = StoredColumns.of(probe.mapping()).get(data);
+        java.util.regex.Pattern names = pattern.topics().tables();
+        try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
+            for (TableName name : admin.listTableNames()) {
+                if (names.matcher(name.getNameAsString()).matches()
+                        && selected.test(new Selected(pattern.name(), name.getNameAsString()))) {
+                    tables.putIfAbsent(name, new Table(null, new ArrayList<>(List.of(pattern.name() + ":" + data.name())),
+                            new ArrayList<>(columns), new int[] {Integer.MAX_VALUE, 0}));
+                }
+            }
+        }
+    }
+
+    /**
+     * @param configured the layout configured, or null where only the table knows it (a pattern's)
+     * @param shape      the parts every row's key has, and 1 if some rows' keys run on past the layout
+     */
+    private record Table(RowKeyLayout configured, List<String> roles, List<StoredColumn> columns, int[] shape) {
     }
 
     private static PhoenixView view(TableName name, Table table, TableAdmin admin, Connection connection,
@@ -120,13 +163,16 @@ public final class PhoenixViews {
             return null;
         }
         Optional<String> recorded = admin.layoutOf(name);
-        RowKeyLayout layout = recorded.map(spec -> RowKeyLayout.parse(spec, null))
-                .orElse(table.table().definition().layout());
+        if (recorded.isEmpty() && table.configured() == null) {
+            return null;
+        }
+        RowKeyLayout layout = recorded.map(spec -> RowKeyLayout.parse(spec, null)).orElse(table.configured());
         String about = "rows of " + String.join(", ", table.roles())
                 + (recorded.isPresent() ? "" : " (no such table yet: the configured layout)");
         boolean wildcards = table.columns().stream().anyMatch(StoredColumn::prefix);
         Map<String, java.util.Set<String>> stored = wildcards && recorded.isPresent() && sampleRows > 0
                 ? StoredQualifiers.sample(connection, name, sampleRows) : Map.of();
-        return new PhoenixView(name.getNameAsString(), about, layout, table.columns(), stored, table.keysRunOn()[0]);
+        return new PhoenixView(name.getNameAsString(), about, layout, table.columns(), stored,
+                new PhoenixView.Shape(Math.min(table.shape()[0], layout.parts().size()), table.shape()[1] == 1));
     }
 }

@@ -80,6 +80,20 @@ class TopicPatternTest {
     }
 
     @Test
+    void shouldKnowTheTablesItMakesByTheirNames() {
+        Pattern grouped = plan(shop()).config().inputs().get(1).topicPattern().orElseThrow().tables();
+        assertThat(grouped.matcher("shop_order_lines").matches()).isTrue();
+        assertThat(grouped.matcher("shop").matches()).isFalse();
+        assertThat(grouped.matcher("_orders").matches()).isFalse();
+        // ${topic}: names of topics the pattern matches, and no other table.
+        Pattern whole = plan(shop("input.shop.table", "cdc_${topic}")).config().inputs().get(1).topicPattern()
+                .orElseThrow().tables();
+        assertThat(whole.matcher("cdc_db.shop.orders").matches()).isTrue();
+        assertThat(whole.matcher("cdc_db.Shop.orders").matches()).isFalse();
+        assertThat(whole.matcher("orders").matches()).isFalse();
+    }
+
+    @Test
     void shouldLeaveTheTopicsOfAnEarlierPatternToIt() {
         Map<String, String> props = shop("inputs", "orders,shop,rest",
                 "input.rest.topic.pattern", "db\\.(?<schema>.+)\\.(?<table>.+)");

@@ -44,6 +44,7 @@ public final class PhoenixView {
     private final List<String> notes = new ArrayList<>();
     private final Shape shape;
     private final int partColumns;
+    private final List<String> afterCreate = new ArrayList<>();
 
     /**
      * How the keys of a table's rows relate to its layout when it holds rows of several kinds.
@@ -116,6 +117,21 @@ public final class PhoenixView {
             }
         }
         addCells(columns, stored);
+        // Phoenix's CREATE VIEW takes no cell column named as a key column ("id" and "d"."id" of a
+        // change event's table), its ALTER VIEW does: such cells come last, added after the CREATE.
+        for (String cell : List.copyOf(cellTypes.keySet())) {
+            if (keyColumns.contains(qualifierOf(cell))) {
+                String type = cellTypes.remove(cell);
+                cellTypes.put(cell, type);
+                afterCreate.add(cell);
+            }
+        }
+    }
+
+    /** The qualifier of a cell column's name {@code "family"."qualifier"}. */
+    private static String qualifierOf(String cell) {
+        int dot = cell.indexOf("\".\"");
+        return cell.substring(dot + 3, cell.length() - 1).replace("\"\"", "\"");
     }
 
     private void addCells(List<StoredColumn> columns, Map<String, Set<String>> stored) {
@@ -217,10 +233,20 @@ public final class PhoenixView {
         if (keyColumns.get(keyColumns.size() - 1).equals(REST)) {
             sql.append("    ").append(quote(REST)).append(" VARBINARY,\n");
         }
-        cellTypes.forEach((column, type) -> sql.append("    ").append(column).append(' ').append(type).append(",\n"));
-        return sql.append("    CONSTRAINT \"pk\" PRIMARY KEY (")
+        cellTypes.forEach((column, type) -> {
+            if (!afterCreate.contains(column)) {
+                sql.append("    ").append(column).append(' ').append(type).append(",\n");
+            }
+        });
+        sql.append("    CONSTRAINT \"pk\" PRIMARY KEY (")
                 .append(keyColumns.stream().map(PhoenixView::quote).collect(Collectors.joining(", ")))
-                .append(")\n) COLUMN_ENCODED_BYTES=0;\n").toString();
+                .append(")\n) COLUMN_ENCODED_BYTES=0;\n");
+        if (!afterCreate.isEmpty()) {
+            sql.append("ALTER VIEW ").append(name()).append(" ADD IF NOT EXISTS\n    ")
+                    .append(afterCreate.stream().map(c -> c + " " + cellTypes.get(c)).collect(Collectors.joining(",\n    ")))
+                    .append(";\n");
+        }
+        return sql.toString();
     }
 
     /**

@@ -93,6 +93,24 @@ class PhoenixViewTest {
     }
 
     @Test
+    void shouldAddACellNamedAsAKeyColumnAfterTheCreateAsPhoenixTakesItThereOnly() {
+        RowKeyLayout layout = RowKeyLayout.parse("id:long", null);
+        PhoenixView view = new PhoenixView("orders", "change events", layout, List.of(
+                new StoredColumn("d", "", true, Storage.TEXT, "*")), Map.of("d", Set.of("id", "total")),
+                PhoenixView.Shape.of(layout));
+
+        assertThat(view.cellColumns().keySet()).containsExactly("\"d\".\"total\"", "\"d\".\"id\"");
+        assertThat(view.ddl()).endsWith("""
+                    "id" BIGINT NOT NULL,
+                    "d"."total" VARCHAR,
+                    CONSTRAINT "pk" PRIMARY KEY ("id")
+                ) COLUMN_ENCODED_BYTES=0;
+                ALTER VIEW "orders" ADD IF NOT EXISTS
+                    "d"."id" VARCHAR;
+                """);
+    }
+
+    @Test
     void shouldNameEachEncodingsPhoenixType() {
         RowKeyLayout layout = RowKeyLayout.parse("hex(2) | a:text, b:dec, c:long, d:int, e:ts, f:rts, g:md5, h:byte", null);
         PhoenixView view = new PhoenixView("t", "all", layout, List.of(
