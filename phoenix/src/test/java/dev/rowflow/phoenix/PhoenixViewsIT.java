@@ -127,7 +127,7 @@ class PhoenixViewsIT {
     void shouldViewEveryTableKindWithEveryRowAsRowflowReadsIt() throws Exception {
         assertThat(views.keySet()).containsExactly("phx_cdc_customers", "phx_cdc_orders", "phx_filebeat", "phx_filebeat_host",
                 "phx_filebeat_summary", "phx_log_data", "phx_log_index", "phx_log_summary", "phx_order",
-                "phx_order_index", "phx_shop_customers", "phx_shop_orders", "phx_shop_orders_status");
+                "phx_order_index", "phx_shop_customers", "phx_shop_orders", "phx_shop_orders_status", "phx_uid");
         for (PhoenixViews.View view : views.values()) {
             assertThat(view.existing()).as("no view before the script ran").isEmpty();
             assertThat(script).contains(view.script());
@@ -162,8 +162,10 @@ class PhoenixViewsIT {
     void shouldRangeScanAQueryBoundedOnTheLeadingKeyParts() throws Exception {
         assertThat(plan("SELECT * FROM \"phx_filebeat_host\" WHERE \"host.name\" = 'web-2' AND \"event.dataset\" = 'generic'"))
                 .contains("RANGE SCAN OVER phx_filebeat_host ['web-2','generic']");
-        assertThat(plan("SELECT * FROM \"phx_log_index\" WHERE \"hostname\" = 'db-1'"))
-                .contains("RANGE SCAN OVER phx_log_index ['db-1']");
+        long db1 = (Long) query("SELECT \"u\".\"i\" FROM \"phx_uid\" WHERE \"kind\" = 'hostname' AND \"name\" = 'db-1'")
+                .get(0).get(0);
+        assertThat(plan("SELECT * FROM \"phx_log_index\" WHERE \"hostname\" = " + db1))
+                .contains("RANGE SCAN OVER phx_log_index [" + db1 + "]");
         assertThat(plan("SELECT * FROM \"phx_shop_orders\" WHERE \"customer_id\" = 3"))
                 .contains("RANGE SCAN OVER phx_shop_orders [3]");
         assertThat(plan("SELECT * FROM \"phx_order\" WHERE \"customerNumber\" = 'C0000003'"))
@@ -207,12 +209,16 @@ class PhoenixViewsIT {
         assertThat(joined).hasSize(Workload.FILEBEAT_RECORDS / 3).containsExactlyInAnyOrderElementsOf(found.stream()
                 .map(row -> List.<Object>of(Long.parseLong(cell(row, "o")), cell(row, "m"))).toList());
 
-        String logJoin = views.get("phx_log_index").join("i.\"hostname\" = 'db-1' AND i.\"eventType\" = 'auth'")
-                .orElseThrow();
+        // Host names by their ids: the UID table's view names them.
+        String logJoin = views.get("phx_log_index").join("i.\"hostname\" = (SELECT \"u\".\"i\" FROM \"phx_uid\" "
+                + "WHERE \"kind\" = 'hostname' AND \"name\" = 'db-1') AND i.\"eventType\" = 'auth'").orElseThrow();
         List<List<Object>> events = query(logJoin.replace("SELECT d.*", "SELECT d.\"d\".\"m\""));
         assertThat(events).containsExactlyInAnyOrderElementsOf(Workload.logEvents().stream()
                 .filter(e -> e.getHostname().equals("db-1") && e.getEventType().equals("auth"))
                 .map(e -> List.<Object>of(e.getMessage())).toList());
+        assertThat(query("SELECT u.\"name\", COUNT(*) FROM \"phx_log_data\" d JOIN \"phx_uid\" u ON u.\"u\".\"i\" = "
+                + "d.\"hostname\" WHERE u.\"kind\" = 'hostname' GROUP BY u.\"name\" ORDER BY u.\"name\""))
+                .containsExactly(List.of("db-1", 100L), List.of("web-1", 100L), List.of("web-2", 100L));
     }
 
     @Test

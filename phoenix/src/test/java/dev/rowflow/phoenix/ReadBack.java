@@ -83,7 +83,9 @@ final class ReadBack {
                 continue;
             }
             KeyEncoding encoding = parts.get(i).encoding();
-            boolean lastPart = lastOfLayout && i == parts.size() - 1;
+            // A text part that ends the key has no terminator (the UID table's counter row: its kind alone).
+            boolean lastPart = lastOfLayout && i == parts.size() - 1
+                    || encoding.terminated() && dev.rowflow.keying.KeyBytes.indexOfTerminator(key, offset) < 0;
             boolean last = lastPart && !rest;
             int end = encoding.end(key, offset, lastPart);
             Object value = encoding.decode(key, offset, end, lastPart);

@@ -22,8 +22,8 @@ import java.util.Map;
 
 /**
  * What the views are proven on: one configuration with every kind of table the demos and the CDC
- * tests make -- the log pipeline (salted time-led data, host-led index, summary), the orders
- * pipeline as the demo runs it (record types and CUSTOMER++: rows of four kinds in the order table), the
+ * tests make -- the log pipeline (salted time-led data, host-led index, summary,
+ * host names substituted by UIDs), the orders pipeline as the demo runs it (record types and CUSTOMER++: rows of four kinds in the order table), the
  * Filebeat recipe (salted key with a hashed part, a wildcard's columns, a sparse index with a
  * reverse time, a summary) and a shop database's Debezium change events (long keys, deletes, a
  * join; the same database again through a {@code topic.pattern}) -- and the records for it, ugly ones included (missing fields, deletes, tombstones).
@@ -49,6 +49,9 @@ final class Workload {
         props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "phx_log_data");
         props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "phx_log_index");
         props.put(RowflowConfig.LOG_SUMMARY_ENABLED_CONFIG, "true");
+        // Host names substituted by ids (seed 002, 1.11.1.4), as QueryCommandIT keys them.
+        props.put(RowflowConfig.LOG_DATA_LAYOUT_CONFIG, "bucket(16) | timestamp:ts, hostname:uid, eventType:text");
+        props.put(RowflowConfig.LOG_INDEX_LAYOUT_CONFIG, "hostname:uid, eventType:text, timestamp:rts");
         props.put(RowflowConfig.LOG_SUMMARY_TABLE_CONFIG, "phx_log_summary");
         props.put(RowflowConfig.CUSTOMERS_TOPIC_CONFIG, "phx_customers");
         props.put(RowflowConfig.ORDERS_TOPIC_CONFIG, "phx_orders");

@@ -9,6 +9,8 @@ import dev.rowflow.pipeline.ingest.Ingest;
 import dev.rowflow.pipeline.ingest.IngestTable;
 import dev.rowflow.pipeline.ingest.PatternInput;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
+import dev.rowflow.pipeline.config.RowflowConfig;
+import dev.rowflow.sinks.hbase.HBaseUidStore;
 import dev.rowflow.sinks.hbase.TableAdmin;
 import dev.rowflow.sinks.sql.PhoenixCatalog;
 import dev.rowflow.sinks.sql.PhoenixView;
@@ -87,7 +89,7 @@ public final class PhoenixViews {
                 if (!selected.test(new Selected(input.name(), name.getNameAsString()))) {
                     continue;
                 }
-                Table entry = tables.computeIfAbsent(name, n -> new Table(table.definition().layout(),
+                Table entry = tables.computeIfAbsent(name, n -> new Table(table.definition().layout(), true,
                         new ArrayList<>(), new ArrayList<>(), new int[] {Integer.MAX_VALUE, 0}));
                 entry.roles.add(input.name() + ":" + written.getKey().name());
                 entry.shape[0] = Math.min(entry.shape[0], written.getValue().parts().size());
@@ -107,6 +109,13 @@ public final class PhoenixViews {
             if (ingest instanceof PatternInput pattern) {
                 addPatternTables(pattern, connection, selected, tables);
             }
+        }
+        // The UID table, where a key has uid parts: names for their ids.
+        TableName uids = TableName.valueOf(plan.config().getString(RowflowConfig.UID_TABLE_CONFIG));
+        if (plan.usesUids() && selected.test(new Selected(null, uids.getNameAsString()))) {
+            RowKeyLayout names = RowKeyLayout.parse(HBaseUidStore.NAME_ROW_LAYOUT, null);
+            tables.putIfAbsent(uids, new Table(names, false, new ArrayList<>(List.of("UID table")),
+                    new ArrayList<>(HBaseUidStore.storedColumns()), new int[] {1, 0}));
         }
         Map<TableName, PhoenixView> views = new LinkedHashMap<>();
         for (Map.Entry<TableName, Table> entry : tables.entrySet()) {
@@ -143,7 +152,7 @@ public final class PhoenixViews {
             for (TableName name : admin.listTableNames()) {
                 if (names.matcher(name.getNameAsString()).matches()
                         && selected.test(new Selected(pattern.name(), name.getNameAsString()))) {
-                    tables.putIfAbsent(name, new Table(null, new ArrayList<>(List.of(pattern.name() + ":" + data.name())),
+                    tables.putIfAbsent(name, new Table(null, true, new ArrayList<>(List.of(pattern.name() + ":" + data.name())),
                             new ArrayList<>(columns), new int[] {Integer.MAX_VALUE, 0}));
                 }
             }
@@ -151,10 +160,12 @@ public final class PhoenixViews {
     }
 
     /**
-     * @param configured the layout configured, or null where only the table knows it (a pattern's)
-     * @param shape      the parts every row's key has, and 1 if some rows' keys run on past the layout
+     * @param configured    the layout configured, or null where only the table knows it (a pattern's)
+     * @param recordsLayout whether the table records its layout (all but the UID table)
+     * @param shape         the parts every row's key has, and 1 if some rows' keys run on past the layout
      */
-    private record Table(RowKeyLayout configured, List<String> roles, List<StoredColumn> columns, int[] shape) {
+    private record Table(RowKeyLayout configured, boolean recordsLayout, List<String> roles, List<StoredColumn> columns,
+                         int[] shape) {
     }
 
     private static PhoenixView view(TableName name, Table table, TableAdmin admin, Connection connection,
@@ -162,13 +173,14 @@ public final class PhoenixViews {
         if (table == null) {
             return null;
         }
-        Optional<String> recorded = admin.layoutOf(name);
+        Optional<String> recorded = table.recordsLayout() ? admin.layoutOf(name) : Optional.empty();
         if (recorded.isEmpty() && table.configured() == null) {
             return null;
         }
         RowKeyLayout layout = recorded.map(spec -> RowKeyLayout.parse(spec, null)).orElse(table.configured());
-        String about = "rows of " + String.join(", ", table.roles())
-                + (recorded.isPresent() ? "" : " (no such table yet: the configured layout)");
+        String about = !table.recordsLayout() ? "the UID table's name rows (numeric substitution: a uid key part's names)"
+                : "rows of " + String.join(", ", table.roles())
+                        + (recorded.isPresent() ? "" : " (no such table yet: the configured layout)");
         boolean wildcards = table.columns().stream().anyMatch(StoredColumn::prefix);
         Map<String, java.util.Set<String>> stored = wildcards && recorded.isPresent() && sampleRows > 0
                 ? StoredQualifiers.sample(connection, name, sampleRows) : Map.of();

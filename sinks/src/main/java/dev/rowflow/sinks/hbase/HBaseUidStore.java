@@ -2,6 +2,7 @@ package dev.rowflow.sinks.hbase;
 
 import dev.rowflow.keying.KeyBytes;
 import dev.rowflow.keying.layout.UidResolver;
+import dev.rowflow.keying.mapping.StoredColumns;
 import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -17,6 +18,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +64,26 @@ public final class HBaseUidStore implements UidResolver {
     public HBaseUidStore(Connection connection, TableName table) {
         this.connection = connection;
         this.table = table;
+    }
+
+    /**
+     * The table as a SQL view reads it: a name's row {@code [kind] 0x00 [name]} is the key
+     * {@code kind:text, name:text} (the direction byte 0x00 ends the kind as a text part's
+     * terminator does); a kind's counter row is its kind alone. The reverse rows
+     * ({@code [kind] 0x01 [id]}) have no such reading: a view's rows with {@code u:i} are the names.
+     */
+    public static final String NAME_ROW_LAYOUT = "kind:text, name:text";
+
+    /** The cells of the table: a name's id, an id's name, a kind's last id. */
+    public static List<StoredColumns.StoredColumn> storedColumns() {
+        String family = Bytes.toString(FAMILY);
+        return List.of(
+                new StoredColumns.StoredColumn(family, Bytes.toString(ID), false, StoredColumns.Storage.INT64,
+                        "the name's id"),
+                new StoredColumns.StoredColumn(family, Bytes.toString(NAME), false, StoredColumns.Storage.TEXT,
+                        "the id's name (reverse rows)"),
+                new StoredColumns.StoredColumn(family, Bytes.toString(MAX), false, StoredColumns.Storage.INT64,
+                        "the kind's last id (counter rows)"));
     }
 
     /** Creates the lookup table unless it exists (one version per cell: entries never change). */

@@ -77,7 +77,8 @@ public final class PhoenixTypes {
             case "rts" -> "reverse time, newest first: the event time is 9223372036854775807 - " + column
                     + " ms since the epoch";
             case "md5" -> "the MD5 digest of the value: WHERE " + column + " = MD5('the value')";
-            case "uid" -> "the id the UID table gave the value (kind '" + part.field() + "'), not the value";
+            case "uid" -> "the id the UID table gave the value, not the value: its name is the UID table view's "
+                    + "\"name\" where \"kind\" = '" + part.field() + "' AND \"u\".\"i\" = " + column;
             case "dec" -> "a whole number as its decimal digits: TO_NUMBER(" + column + ")";
             case "byte" -> "one byte; Phoenix reads 0..127";
             default -> null;
