@@ -97,6 +97,8 @@ class PhoenixViewsIT {
         }
         // As a user does: the DDL rowflow prints, run as a script the way Phoenix's psql.py runs one.
         script = cli("tables", "sql");
+        // What the views look like, for whoever reads this test's results.
+        Files.writeString(Path.of("target", "tables-sql.sql"), script);
         java.util.Properties settings = new java.util.Properties();
         // Phoenix sleeps this long (5 s by default) before it checks that a view's table took its
         // coprocessors; the mini cluster takes them in well under a second.
