@@ -29,9 +29,15 @@ import java.util.Map;
  * join; the same database again through a {@code topic.pattern}) -- and the records for it, ugly ones included (missing fields, deletes, tombstones).
  */
 final class Workload {
-    static final long T0 = 1_700_000_000_000L;
+    /** Yesterday's first hour: within the Filebeat recipe's 30-day TTL, as live data is. */
+    static final long T0 = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.DAYS)
+            .minus(java.time.Duration.ofDays(1)).toEpochMilli();
+    /** The time of one more Filebeat record, of host {@code web-1}: 60 days ago, past the tables' TTL. */
+    static final long EXPIRED = T0 - java.time.Duration.ofDays(60).toMillis();
     static final int LOG_EVENTS = 300;
     static final int FILEBEAT_RECORDS = 240;
+    /** The first Filebeat record written after the views were made: rowflow writes on under Phoenix's coprocessors. */
+    static final int FILEBEAT_LATER = 210;
     static final int ORDERS = 30;
     static final int CUSTOMERS = 8;
     static final String[] HOSTS = {"web-1", "web-2", "db-1"};
@@ -122,12 +128,7 @@ final class Workload {
             }
             orders.flush();
         }
-        try (TopicProducer filebeat = TopicProducer.open(kafka, "phx_filebeat")) {
-            for (int i = 0; i < FILEBEAT_RECORDS; i++) {
-                filebeat.send(null, T0, filebeatRecord(i).getBytes(StandardCharsets.UTF_8));
-            }
-            filebeat.flush();
-        }
+        produceFilebeat(kafka, 0, FILEBEAT_LATER);
         ShopHistory history = new ShopHistory(300, T0, 7);
         for (String database : List.of("phx_shop", "phx_cdc")) {
             try (TopicProducer customers = TopicProducer.open(kafka, database + ".public.customers");
@@ -141,6 +142,21 @@ final class Workload {
             }
         }
         return history;
+    }
+
+    /** Writes Filebeat records {@code [from, to)}, and after the last one the record of {@link #EXPIRED}. */
+    static void produceFilebeat(Map<String, Object> kafka, int from, int to) throws InterruptedException {
+        try (TopicProducer filebeat = TopicProducer.open(kafka, "phx_filebeat")) {
+            for (int i = from; i < to; i++) {
+                filebeat.send(null, T0, filebeatRecord(i).getBytes(StandardCharsets.UTF_8));
+            }
+            if (to == FILEBEAT_RECORDS) {
+                filebeat.send(null, T0, filebeatRecord(FILEBEAT_RECORDS).replace(
+                        Instant.ofEpochMilli(filebeatTime(FILEBEAT_RECORDS)).toString(),
+                        Instant.ofEpochMilli(EXPIRED).toString()).getBytes(StandardCharsets.UTF_8));
+            }
+            filebeat.flush();
+        }
     }
 
     /** The log events: three hosts, two event types, one a millisecond. */

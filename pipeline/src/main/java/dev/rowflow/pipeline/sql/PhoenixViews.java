@@ -91,7 +91,7 @@ public final class PhoenixViews {
                 }
                 Table entry = tables.computeIfAbsent(name, n -> new Table(table.definition().layout(), true,
                         new ArrayList<>(), new ArrayList<>(), new int[] {Integer.MAX_VALUE, 0}));
-                entry.roles.add(input.name() + ":" + written.getKey().name());
+                entry.roles.add("input " + input.name() + " (" + written.getKey().name() + ")");
                 entry.shape[0] = Math.min(entry.shape[0], written.getValue().parts().size());
                 entry.shape[1] |= StoredColumns.keysRunOn(input.mapping(), written.getKey()) ? 1 : 0;
                 for (StoredColumn column : columns.getOrDefault(written.getKey(), List.of())) {
@@ -152,8 +152,9 @@ public final class PhoenixViews {
             for (TableName name : admin.listTableNames()) {
                 if (names.matcher(name.getNameAsString()).matches()
                         && selected.test(new Selected(pattern.name(), name.getNameAsString()))) {
-                    tables.putIfAbsent(name, new Table(null, true, new ArrayList<>(List.of(pattern.name() + ":" + data.name())),
-                            new ArrayList<>(columns), new int[] {Integer.MAX_VALUE, 0}));
+                    List<String> roles = new ArrayList<>(List.of("input " + pattern.name() + " (" + data.name() + ")"));
+                    tables.putIfAbsent(name, new Table(null, true, roles, new ArrayList<>(columns),
+                            new int[] {Integer.MAX_VALUE, 0}));
                 }
             }
         }

@@ -45,6 +45,8 @@ public final class PhoenixView {
     private final Shape shape;
     private final int partColumns;
     private final List<String> afterCreate = new ArrayList<>();
+    /** What the cells are where no column can name them (rows as columns), else null. */
+    private String unnamedCells;
 
     /**
      * How the keys of a table's rows relate to its layout when it holds rows of several kinds.
@@ -151,8 +153,9 @@ public final class PhoenixView {
                 continue;
             }
             if (column.storage() == Storage.BYTES && column.qualifier().isEmpty()) {
-                notes.add("cells of family \"" + column.family() + "\": " + column.source()
-                        + "; no SQL column can name them: read them with `rowflow query`");
+                unnamedCells = "cells of family \"" + column.family() + "\": " + column.source()
+                        + "; no SQL column can name them";
+                notes.add(unnamedCells);
                 continue;
             }
             notes.add("\"" + column.family() + "\".\"" + column.qualifier() + "*\": the qualifiers " + column.source()
@@ -222,6 +225,10 @@ public final class PhoenixView {
             return sql.append("ALTER VIEW ").append(name()).append(" ADD IF NOT EXISTS\n    ")
                     .append(missing.stream().map(c -> c + " " + cellTypes.get(c)).collect(Collectors.joining(",\n    ")))
                     .append(";\n").toString();
+        }
+        if (unnamedCells != null && cellTypes.isEmpty()) {
+            // A view of the key alone would have Phoenix add a column family of its own to the table.
+            return sql.append("-- no view: read these rows with `rowflow query`\n").toString();
         }
         sql.append("CREATE VIEW ").append(name()).append(" (\n");
         int required = shape.parts() + (layout.salt().width() == 0 ? 0 : 1);

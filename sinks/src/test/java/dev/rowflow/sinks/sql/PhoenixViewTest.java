@@ -111,6 +111,19 @@ class PhoenixViewTest {
     }
 
     @Test
+    void shouldMakeNoViewOfRowsAsColumnsWhoseCellsNoColumnCanName() {
+        RowKeyLayout layout = RowKeyLayout.parse("hostname:text, timestamp:ts", null);
+        PhoenixView view = new PhoenixView("log_buckets", "rows as columns", layout, List.of(new StoredColumn("d", "",
+                true, Storage.BYTES, "one record per cell, the qualifier its 4-byte millisecond offset in the row's "
+                + "3600 s bucket")), Map.of("d", Set.of("\u0000\u0000\u0001\u0002")), PhoenixView.Shape.of(layout));
+
+        assertThat(view.ddl()).doesNotContain("CREATE VIEW").endsWith("""
+                --   cells of family "d": one record per cell, the qualifier its 4-byte millisecond offset in the row's 3600 s bucket; no SQL column can name them
+                -- no view: read these rows with `rowflow query`
+                """);
+    }
+
+    @Test
     void shouldNameEachEncodingsPhoenixType() {
         RowKeyLayout layout = RowKeyLayout.parse("hex(2) | a:text, b:dec, c:long, d:int, e:ts, f:rts, g:md5, h:byte", null);
         PhoenixView view = new PhoenixView("t", "all", layout, List.of(
