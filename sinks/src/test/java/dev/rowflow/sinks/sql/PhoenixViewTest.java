@@ -93,6 +93,18 @@ class PhoenixViewTest {
     }
 
     @Test
+    void shouldLeaveAVariableWidthPartSomeKeysLackNullableWithoutARest() {
+        // The blob design with CUSTOMER++: a customer's row ends after its record type, an order's after its number.
+        RowKeyLayout layout = RowKeyLayout.parse("customerNumber:text, recordType:byte, orderNumber:text", null);
+        PhoenixView view = new PhoenixView("orders", "blob", layout, List.of(
+                new StoredColumn("d", "ob", false, Storage.BYTES, "$value=ob")), Map.of(), new PhoenixView.Shape(2, false));
+
+        assertThat(view.keyColumns()).containsExactly("customerNumber", "recordType", "orderNumber");
+        assertThat(view.ddl()).contains("    \"recordType\" UNSIGNED_TINYINT NOT NULL,\n    \"orderNumber\" VARCHAR,\n"
+                + "    \"d\".\"ob\" VARBINARY,\n");
+    }
+
+    @Test
     void shouldAddACellNamedAsAKeyColumnAfterTheCreateAsPhoenixTakesItThereOnly() {
         RowKeyLayout layout = RowKeyLayout.parse("id:long", null);
         PhoenixView view = new PhoenixView("orders", "change events", layout, List.of(
