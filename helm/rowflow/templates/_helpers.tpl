@@ -485,7 +485,93 @@ Refuses combinations that cannot work, naming the values to change.
 {{- if and .Values.autoscaling.enabled (gt (int .Values.autoscaling.minReplicas) (int .Values.autoscaling.maxReplicas)) }}
 {{- fail (printf "autoscaling.minReplicas (%d) must not exceed autoscaling.maxReplicas (%d)" (int .Values.autoscaling.minReplicas) (int .Values.autoscaling.maxReplicas)) }}
 {{- end }}
+{{- if and .Values.autoscaling.enabled (eq .Values.autoscaling.kind "hpa") (lt (int .Values.autoscaling.minReplicas) 1) }}
+{{- fail "autoscaling.minReplicas must be at least 1 with autoscaling.kind hpa: a HorizontalPodAutoscaler does not scale from zero; kind keda with its kafka trigger does" }}
+{{- end }}
 {{- if and .Values.networkPolicy.enabled .Values.networkPolicy.egress.enabled (empty .Values.networkPolicy.egress.to) }}
 {{- fail "networkPolicy.egress.to must list the peers rowflow needs (Kafka brokers, ZooKeeper, HBase masters and region servers, the KDC with Kerberos) when networkPolicy.egress.enabled is true" }}
 {{- end }}
+{{- end }}
+
+{{/*
+The topics the application's consumer group reads, each once, as a YAML list: the built-in
+pipelines' (logs; customers and orders) and every declared input's. A topic.pattern input set
+through config.extra is not among them: the kafka trigger then needs no topic (docs/scaling.md).
+*/}}
+{{- define "rowflow.groupTopics" -}}
+{{- $v := .Values }}
+{{- $topics := list }}
+{{- if has "logs" $v.config.pipelines }}
+{{- $topics = append $topics $v.config.topics.logs }}
+{{- end }}
+{{- if has "orders" $v.config.pipelines }}
+{{- $topics = append $topics $v.config.topics.customers }}
+{{- $topics = append $topics $v.config.topics.orders }}
+{{- end }}
+{{- range $v.config.inputs }}
+{{- $topics = append $topics .topic }}
+{{- end }}
+{{- toYaml (uniq $topics) }}
+{{- end }}
+
+{{/*
+How KEDA's kafka scaler reaches the brokers, from the values the pods use, as YAML:
+  metadata:   trigger metadata (sasl, tls)
+  parameters: the TriggerAuthentication's secretTargetRef and configMapTargetRef entries
+  names:      the ConfigMap data the chart renders for parameters that are no secret (GSSAPI)
+KEDA reads PEM files only, not the pods' PKCS12 stores: kafka.tls.caPemKey and friends name PEM
+copies in the same Secret.
+*/}}
+{{- define "rowflow.kedaKafkaAuth" -}}
+{{- $v := .Values }}
+{{- $metadata := dict }}
+{{- $secrets := list }}
+{{- $configMaps := list }}
+{{- $names := dict }}
+{{- if $v.kafka.tls.enabled }}
+{{- $_ := set $metadata "tls" "enable" }}
+{{- $t := $v.kafka.tls }}
+{{- if $t.caPemKey }}
+{{- $secrets = append $secrets (dict "parameter" "ca" "name" $t.secretName "key" $t.caPemKey) }}
+{{- end }}
+{{- if or $t.certPemKey $t.keyPemKey }}
+{{- if not (and $t.certPemKey $t.keyPemKey) }}
+{{- fail "kafka.tls.certPemKey and kafka.tls.keyPemKey go together: KEDA's kafka scaler presents a client certificate only with its key" }}
+{{- end }}
+{{- $secrets = append $secrets (dict "parameter" "cert" "name" $t.secretName "key" $t.certPemKey) }}
+{{- $secrets = append $secrets (dict "parameter" "key" "name" $t.secretName "key" $t.keyPemKey) }}
+{{- else if $t.keystoreKey }}
+{{- fail "kafka.tls.keystoreKey sets a client certificate, which KEDA's kafka scaler reads as PEM: set kafka.tls.certPemKey and kafka.tls.keyPemKey to PEM copies in the same Secret, or use autoscaling.keda.trigger prometheus" }}
+{{- end }}
+{{- end }}
+{{- if $v.kafka.sasl.enabled }}
+{{- $s := $v.kafka.sasl }}
+{{- if eq $s.mechanism "GSSAPI" }}
+{{- $_ := set $metadata "sasl" "gssapi" }}
+{{- $principal := required "kafka.sasl.kerberos.principal is required with kafka.sasl.mechanism GSSAPI" $s.kerberos.principal }}
+{{- if not (regexMatch "^[^@]+@[^@]+$" $principal) }}
+{{- fail (printf "kafka.sasl.kerberos.principal %q needs its realm (name@REALM): KEDA's kafka scaler logs in with the two apart" $principal) }}
+{{- end }}
+{{- $parts := splitList "@" $principal }}
+{{- $_ = set $names "username" (index $parts 0) }}
+{{- $_ = set $names "realm" (index $parts 1) }}
+{{- $_ = set $names "kerberosServiceName" $s.kerberos.serviceName }}
+{{- range $p := list "username" "realm" "kerberosServiceName" }}
+{{- $configMaps = append $configMaps (dict "parameter" $p "name" (include "rowflow.suffixedName" (list $ "keda-kafka")) "key" $p) }}
+{{- end }}
+{{- if $s.kerberos.secretName }}
+{{- $secrets = append $secrets (dict "parameter" "keytab" "name" $s.kerberos.secretName "key" $s.kerberos.keytabKey) }}
+{{- else }}
+{{- $secrets = append $secrets (dict "parameter" "keytab" "name" $v.hbase.kerberos.secretName "key" $v.hbase.kerberos.keytabKey) }}
+{{- end }}
+{{- $krb5 := required "hbase.kerberos.krb5ConfigMap is required with kafka.sasl.mechanism GSSAPI and the kafka trigger: KEDA's kafka scaler reads the krb5.conf from it" $v.hbase.kerberos.krb5ConfigMap }}
+{{- $configMaps = append $configMaps (dict "parameter" "kerberosConfig" "name" $krb5 "key" $v.hbase.kerberos.krb5ConfigKey) }}
+{{- else }}
+{{- $_ := set $metadata "sasl" (get (dict "PLAIN" "plaintext" "SCRAM-SHA-256" "scram_sha256" "SCRAM-SHA-512" "scram_sha512") $s.mechanism) }}
+{{- $secret := required (printf "kafka.sasl.secretName is required with kafka.sasl.mechanism %s" $s.mechanism) $s.secretName }}
+{{- $secrets = append $secrets (dict "parameter" "username" "name" $secret "key" $s.usernameKey) }}
+{{- $secrets = append $secrets (dict "parameter" "password" "name" $secret "key" $s.passwordKey) }}
+{{- end }}
+{{- end }}
+{{- toYaml (dict "metadata" $metadata "parameters" (dict "secretTargetRef" $secrets "configMapTargetRef" $configMaps) "names" $names) }}
 {{- end }}

@@ -90,7 +90,7 @@ class ChartTest {
                 case "NetworkPolicy" -> V1NetworkPolicy.fromJson(json);
                 case "Pod" -> V1Pod.fromJson(json);
                 // Custom resources have no client-java model: checked field by field below.
-                case "ServiceMonitor", "PrometheusRule", "ScaledObject" -> doc;
+                case "ServiceMonitor", "PrometheusRule", "ScaledObject", "TriggerAuthentication" -> doc;
                 default -> throw new AssertionError("rendered a " + kind + " the test has no model for: " + json);
             };
             String name = doc.path("metadata").path("name").asText();
@@ -325,7 +325,8 @@ class ChartTest {
     @Test
     void shouldRunStaticMembersUnderTheirPodNamesFromAStatefulSet() throws IOException {
         Rendered release = render(null, Map.of("groupMembership.static", true,
-                "groupMembership.sessionTimeoutSeconds", 180, "standbyReplicas", 2, "autoscaling.enabled", true));
+                "groupMembership.sessionTimeoutSeconds", 180, "standbyReplicas", 2, "autoscaling.enabled", true,
+                "autoscaling.keda.trigger", "prometheus"));
 
         assertThat(release.has("Deployment")).isFalse();
         V1StatefulSet statefulSet = release.get("StatefulSet", V1StatefulSet.class);
@@ -730,7 +731,7 @@ class ChartTest {
                 + "regenerate with: mvn -pl deploy test -Dtest=ChartTest -Drowflow.regenerate=true").isEqualTo(expected);
     }
 
-    private static Properties properties(Rendered release) throws IOException {
+    static Properties properties(Rendered release) throws IOException {
         V1ConfigMap config = release.objects().values().stream()
                 .filter(o -> o instanceof V1ConfigMap c && c.getData() != null && c.getData().containsKey("rowflow.properties"))
                 .map(o -> (V1ConfigMap) o).findFirst().orElseThrow();
