@@ -22,14 +22,16 @@ import java.util.function.BooleanSupplier;
  * HTTP endpoints for Kubernetes and Prometheus: {@code /metrics} (Prometheus text format; only
  * the metrics named by {@code name[]} parameters if there are any, and only those are collected:
  * {@link NamedScrapeRegistry}),
- * {@code /healthz} (200 while the process serves) and {@code /readyz} (200 when the pipeline says
- * it is ready, 503 otherwise).
+ * {@code /healthz} (200 while the process serves), {@code /readyz} (200 when the pipeline says
+ * it is ready, 503 otherwise) and {@code /status} (the pipeline's status as JSON, 503 until it has
+ * started).
  */
 public final class MetricsServer implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final JvmGcMetrics gcMetrics;
     private final HttpServer server;
     private volatile BooleanSupplier ready = () -> false;
+    private volatile java.util.function.Supplier<String> status;
 
     private MetricsServer(PrometheusMeterRegistry registry, JvmGcMetrics gcMetrics, HttpServer server) {
         this.registry = registry;
@@ -60,6 +62,14 @@ public final class MetricsServer implements AutoCloseable {
             boolean isReady = metrics.ready.getAsBoolean();
             respond(exchange, isReady ? 200 : 503, "text/plain", isReady ? "ready\n" : "not ready\n");
         });
+        server.createContext("/status", exchange -> {
+            java.util.function.Supplier<String> status = metrics.status;
+            if (status == null) {
+                respond(exchange, 503, "text/plain", "starting\n");
+            } else {
+                respond(exchange, 200, "application/json", status.get());
+            }
+        });
         server.start();
         return metrics;
     }
@@ -71,6 +81,11 @@ public final class MetricsServer implements AutoCloseable {
     /** The port actually bound. */
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** What {@code /status} serves: a JSON document, made at each request. */
+    public void status(java.util.function.Supplier<String> status) {
+        this.status = status;
     }
 
     /** What {@code /readyz} asks. */

@@ -10,6 +10,7 @@ import dev.rowflow.pipeline.ingest.UidBinding;
 import dev.rowflow.pipeline.ingest.Wiring;
 import dev.rowflow.pipeline.topology.DeadLetterTopics;
 import dev.rowflow.pipeline.topology.FlushBeforeCommit;
+import dev.rowflow.pipeline.topology.StatusEvents;
 import dev.rowflow.pipeline.topology.SinkFactory;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
@@ -61,6 +62,8 @@ public final class RowflowPipeline implements AutoCloseable {
     /** Probes HBase in the background, so a readiness check never waits on a slow HBase client. */
     private final java.util.concurrent.ScheduledExecutorService hbaseProbe;
     private volatile long hbaseLastReachedNanos = System.nanoTime();
+    private final MeterRegistry registry;
+    private final StatusEvents events;
 
     /** How often HBase is probed, and how long without an answer makes the pipeline not ready. */
     static final Duration HBASE_PROBE_INTERVAL = Duration.ofSeconds(5);
@@ -68,8 +71,10 @@ public final class RowflowPipeline implements AutoCloseable {
 
     private RowflowPipeline(RowflowConfig config, Connection hbase, KafkaStreams streams,
                             KafkaStreamsMetrics streamsMetrics, CountDownLatch terminated, PipelinePlan plan,
-                            TableName probeTable, MeterRegistry registry) {
+                            TableName probeTable, MeterRegistry registry, StatusEvents events) {
         this.config = config;
+        this.registry = registry;
+        this.events = events;
         this.hbase = hbase;
         this.streams = streams;
         this.streamsMetrics = streamsMetrics;
@@ -148,7 +153,8 @@ public final class RowflowPipeline implements AutoCloseable {
                     config.getLong(RowflowConfig.PERIODIC_FLUSH_MS_CONFIG));
             SinkMetrics sinkMetrics = new SinkMetrics(registry, tables);
             Connection connection = hbase;
-            FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit();
+            StatusEvents events = new StatusEvents(java.time.Clock.systemUTC());
+            FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit(events);
             SinkFactory sinks = () -> new HBaseRowSink(connection, tables, sinkSettings, sinkMetrics);
 
             int largestRecord;
@@ -188,6 +194,7 @@ public final class RowflowPipeline implements AutoCloseable {
             Topology topology = plan.topology(new Wiring(sinks, flushBeforeCommit, partitions, ready));
             java.util.Properties streamsProperties = StreamsProperties.of(plan);
             streamsProperties.put(DeadLetterTopics.METRICS_CONFIG, registry);
+            streamsProperties.put(StatusEvents.CONFIG, events);
             jaas.ifPresent(line -> streamsProperties.put(SaslConfigs.SASL_JAAS_CONFIG, line));
             // Whatever an input topic took, rowflow can send on: to its dead-letter topic, and (orders)
             // to the repartition topic. A user's kafka.max.request.size / kafka.topic.max.message.bytes win.
@@ -199,6 +206,7 @@ public final class RowflowPipeline implements AutoCloseable {
             // A failed commit (HBase flush) or write kills the stream thread; a new thread re-reads
             // from the last committed offsets, so nothing is skipped.
             streams.setUncaughtExceptionHandler(e -> {
+                events.failed(Thread.currentThread().getName(), e);
                 LOG.error("stream thread failed; replacing it, records since the last commit will be reprocessed", e);
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
             });
@@ -216,7 +224,7 @@ public final class RowflowPipeline implements AutoCloseable {
             streamsMetrics.bindTo(registry);
             streams.start();
             return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated, plan,
-                    tables.isEmpty() ? null : tables.values().iterator().next().name(), registry);
+                    tables.isEmpty() ? null : tables.values().iterator().next().name(), registry, events);
         } catch (IOException | InterruptedException | RuntimeException e) {
             plan.close();
             if (hbase != null) {
@@ -316,6 +324,11 @@ public final class RowflowPipeline implements AutoCloseable {
 
     public KafkaStreams.State state() {
         return streams.state();
+    }
+
+    /** What {@code /status} serves: the instance's state and each input's. */
+    public InstanceStatus status() {
+        return StatusReport.of(plan, streams, registry, events, ready(), hbaseReachable());
     }
 
     /** Blocks until the streams have stopped, by {@link #close()} or by an unrecoverable error. */

@@ -42,12 +42,14 @@ public final class DeadLetterTopics {
     private final Map<String, String> byInput;
     private final Map<java.util.regex.Pattern, String> byPattern;
     private final MeterRegistry registry;
+    private final StatusEvents events;
 
     private DeadLetterTopics(Map<String, String> byInput, Map<java.util.regex.Pattern, String> byPattern,
-                             MeterRegistry registry) {
+                             MeterRegistry registry, StatusEvents events) {
         this.byInput = byInput;
         this.byPattern = byPattern;
         this.registry = registry;
+        this.events = events;
     }
 
     /** {@link #PATTERNS_CONFIG}'s value of the dead-letter topic by the pattern of the topics it takes. */
@@ -90,7 +92,7 @@ public final class DeadLetterTopics {
         }
         Object registry = streamsConfig.get(METRICS_CONFIG);
         return new DeadLetterTopics(byInput, byPattern, registry instanceof MeterRegistry r ? r
-                : new SimpleMeterRegistry());
+                : new SimpleMeterRegistry(), StatusEvents.from(streamsConfig));
     }
 
     /**
@@ -104,7 +106,9 @@ public final class DeadLetterTopics {
             return List.of();
         }
         // rowflow_dead_letters_total{topic, reason}: the reason is the field at fault or the kind of failure.
-        registry.counter("rowflow.dead.letters", "topic", deadLetter, "reason", reason(exception)).increment();
+        String reason = reason(exception);
+        registry.counter("rowflow.dead.letters", "topic", deadLetter, "reason", reason).increment();
+        events.deadLetter(context.topic(), context.partition(), context.offset(), reason, exception.getMessage());
         ProducerRecord<byte[], byte[]> record = ExceptionHandlerUtils.buildDeadLetterQueueRecord(deadLetter, key, value,
                 context, exception);
         // Which rowflow set it aside: a reason that changes between versions can be told apart.

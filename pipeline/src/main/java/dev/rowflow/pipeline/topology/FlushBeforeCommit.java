@@ -4,6 +4,8 @@ import dev.rowflow.sinks.RowSink;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -38,6 +40,16 @@ public final class FlushBeforeCommit {
     }
 
     private final ThreadLocal<ThreadSink> sinkOfThread = new ThreadLocal<>();
+    private final StatusEvents events;
+
+    /** With {@code events} told of each stream thread's commits. */
+    public FlushBeforeCommit(StatusEvents events) {
+        this.events = events;
+    }
+
+    public FlushBeforeCommit() {
+        this(new StatusEvents(java.time.Clock.systemUTC()));
+    }
 
     /** The calling stream thread's sink, opened with {@code factory} by its first user. */
     public RowSink open(SinkFactory factory) throws IOException {
@@ -101,18 +113,35 @@ public final class FlushBeforeCommit {
 
             @Override
             public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-                return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                // The main consumer commits a stream thread's offsets (after the producer's flush above).
+                return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer()) {
+                    @Override
+                    public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+                        super.commitSync(offsets);
+                        events.committed(Thread.currentThread().getName());
+                    }
+
+                    @Override
+                    public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, java.time.Duration timeout) {
+                        super.commitSync(offsets, timeout);
+                        events.committed(Thread.currentThread().getName());
+                    }
+                };
             }
 
             @Override
             public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
-                return getConsumer(config);
+                return plainConsumer(config);
             }
 
             @Override
             public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
-                return getConsumer(config);
+                return plainConsumer(config);
             }
         };
+    }
+
+    private static Consumer<byte[], byte[]> plainConsumer(Map<String, Object> config) {
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 }

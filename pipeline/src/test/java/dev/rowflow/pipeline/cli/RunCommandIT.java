@@ -6,6 +6,7 @@ import dev.rowflow.embedded.EmbeddedStack;
 import dev.rowflow.embedded.EmbeddedStackExtension;
 import dev.rowflow.embedded.load.LogEventGenerator;
 import dev.rowflow.embedded.load.LogEventProducer;
+import dev.rowflow.pipeline.runtime.InstanceStatus;
 import dev.rowflow.pipeline.runtime.KafkaTopics;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -73,6 +74,9 @@ class RunCommandIT {
             try (LogEventProducer producer = LogEventProducer.open(
                     Map.of("bootstrap.servers", stack.kafka().bootstrapServers()), "run-logs")) {
                 producer.sendAll(new LogEventGenerator(11, 20, 1_700_000_000_000L), 2_000, () -> false);
+                for (int i = 0; i < 3; i++) {
+                    producer.sendRaw("bad-" + i, ("not avro " + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
             }
 
             List<String> command = new java.util.ArrayList<>();
@@ -96,7 +100,26 @@ class RunCommandIT {
                         + metricsPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
                 assertThat(metrics).contains("rowflow_sink_rows_total").doesNotContain(FILE_SECRET, ENV_SECRET);
                 assertThat(Offsets.uncommitted(admin, "it-run", "run-logs"))
-                        .as("nothing committed yet with a 10-minute commit interval").isEqualTo(2_000);
+                        .as("nothing committed yet with a 10-minute commit interval").isEqualTo(2_003);
+                // /status, and `rowflow status` reading it: all read, the rows written, 3 set aside, no commit yet.
+                InstanceStatus.Input logs = awaitStatus(metricsPort, s -> s.inputs().get(0).deadLetters() == 3
+                        && s.inputs().get(0).rowsOut() == 4_000 && s.inputs().get(0).recordsIn() == 2_003)
+                        .inputs().get(0);
+                assertThat(logs.name()).isEqualTo("logs");
+                assertThat(logs.state()).isEqualTo("RUNNING");
+                assertThat(logs.topics()).containsExactly("run-logs");
+                assertThat(logs.partitions()).isEqualTo(2);
+                assertThat(logs.lag()).isZero();
+                assertThat(logs.recordsIn()).isEqualTo(2_003);
+                assertThat(logs.rowsOut()).as("data and index rows").isEqualTo(4_000);
+                assertThat(logs.lastError().reason()).isEqualTo("SerializationException");
+                assertThat(logs.lastCommit()).as("nothing committed yet").isNull();
+                java.io.StringWriter printed = new java.io.StringWriter();
+                int exit = Rowflow.commandLine().setOut(new java.io.PrintWriter(printed))
+                        .execute("status", "--url", "http://127.0.0.1:" + metricsPort);
+                assertThat(exit).as("ready").isZero();
+                assertThat(printed.toString()).startsWith("it-run (rowflow ").contains(": RUNNING, ready, HBase reachable, last commit never")
+                        .containsPattern("\\nlogs +RUNNING +run-logs +2 +0 +2003 +4000 +3 +never +.* run-logs-[01]@\\d+ SerializationException");
 
                 rowflow.destroy(); // SIGTERM
                 assertThat(rowflow.waitFor(60, TimeUnit.SECONDS)).as("exited within 60 s of SIGTERM").isTrue();
@@ -132,6 +155,24 @@ class RunCommandIT {
             Thread.sleep(200);
         }
         throw new AssertionError("rowflow never became ready; its log:\n" + log(dir));
+    }
+
+    private static InstanceStatus awaitStatus(int port, java.util.function.Predicate<InstanceStatus> done) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        InstanceStatus status;
+        do {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/status")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Type")).contains("application/json");
+            status = InstanceStatus.fromJson(response.body());
+        } while (!done.test(status) && System.nanoTime() < deadline && sleep());
+        return status;
+    }
+
+    private static boolean sleep() throws InterruptedException {
+        Thread.sleep(200);
+        return true;
     }
 
     private static void awaitRows(String table, long expected, Process rowflow, Path dir) throws Exception {

@@ -336,7 +336,22 @@ class LogPipelineIT {
             producer.sendRaw("k", customer); // a record of another type
         }
 
-        runUntilEverythingCommitted(config, registry, committed -> { });
+        InstanceStatus status = runUntilEverythingCommitted(config, registry, committed -> { });
+
+        // What /status says of it: every record read, the three good ones' rows (the duplicate written
+        // again), the twelve set aside, the last of them with its reason, and the commit.
+        InstanceStatus.Input logs = status.inputs().get(0);
+        assertThat(status.state()).isEqualTo("RUNNING");
+        assertThat(logs.name()).isEqualTo("logs");
+        assertThat(logs.state()).isEqualTo("RUNNING");
+        assertThat(logs.partitions()).isEqualTo(4);
+        assertThat(logs.lag()).isZero();
+        assertThat(logs.recordsIn()).isEqualTo(15);
+        assertThat(logs.rowsOut()).as("data and index rows of 3 good records").isEqualTo(6);
+        assertThat(logs.deadLetters()).isEqualTo(12);
+        assertThat(logs.lastError().topic()).isEqualTo(topic(config));
+        assertThat(logs.lastCommit()).isNotNull().isAfterOrEqualTo(logs.lastError().at());
+        assertThat(status.lastCommit()).isAfterOrEqualTo(logs.lastCommit());
 
         assertThat(scan(config.getString(RowflowConfig.LOG_DATA_TABLE_CONFIG))).hasSize(2);
         assertThat(scan(config.getString(RowflowConfig.LOG_INDEX_TABLE_CONFIG))).hasSize(2);
@@ -574,7 +589,8 @@ class LogPipelineIT {
         runUntilEverythingCommitted(config, new SimpleMeterRegistry(), whileRunning);
     }
 
-    private static void runUntilEverythingCommitted(RowflowConfig config, io.micrometer.core.instrument.MeterRegistry
+    /** Runs the pipeline until every record of its topic is committed; returns its status then. */
+    private static InstanceStatus runUntilEverythingCommitted(RowflowConfig config, io.micrometer.core.instrument.MeterRegistry
             registry, CommittedCheck whileRunning) throws Exception {
         try (RowflowPipeline pipeline = RowflowPipeline.start(config, registry);
              Admin admin = Admin.create(config.kafkaProperties())) {
@@ -591,6 +607,15 @@ class LogPipelineIT {
                 }
             }
             assertThat(uncommitted).as("records not committed by the pipeline").isZero();
+            // The commit is recorded when commitSync returns, just after the offsets are readable.
+            long statusDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            InstanceStatus status = pipeline.status();
+            while ((status.lastCommit() == null || status.inputs().get(0).lag() == null
+                    || status.inputs().get(0).lag() != 0) && System.nanoTime() < statusDeadline) {
+                Thread.sleep(100);
+                status = pipeline.status();
+            }
+            return status;
         }
     }
 
