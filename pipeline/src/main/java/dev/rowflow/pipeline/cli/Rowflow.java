@@ -14,7 +14,7 @@ import picocli.CommandLine.ScopeType;
         versionProvider = RowflowVersion.class,
         description = "Kafka Streams ingestion of event streams into HBase tables with designed row keys.",
         subcommands = {RunCommand.class, ConfigCommand.class, KeysCommand.class, TablesCommand.class, IndexCommand.class,
-                QueryCommand.class, MappingCommand.class, StatusCommand.class, CommandLine.HelpCommand.class})
+                QueryCommand.class, MappingCommand.class, ReplayCommand.class, StatusCommand.class, CommandLine.HelpCommand.class})
 public final class Rowflow {
     static final String VERBOSE = "--verbose";
 

@@ -121,7 +121,7 @@ public final class DeclaredInput implements Ingest {
     }
 
     /** The name of the input it joins, if it joins one. */
-    Optional<String> joins() {
+    public Optional<String> joins() {
         return join == null ? Optional.empty() : Optional.of(join.input());
     }
 

@@ -10,6 +10,7 @@ import dev.rowflow.pipeline.ingest.UidBinding;
 import dev.rowflow.pipeline.ingest.Wiring;
 import dev.rowflow.pipeline.topology.DeadLetterTopics;
 import dev.rowflow.pipeline.topology.FlushBeforeCommit;
+import dev.rowflow.pipeline.topology.ReplayRange;
 import dev.rowflow.pipeline.topology.StatusEvents;
 import dev.rowflow.pipeline.topology.SinkFactory;
 import dev.rowflow.sinks.hbase.HBaseRowSink;
@@ -131,6 +132,15 @@ public final class RowflowPipeline implements AutoCloseable {
      */
     public static RowflowPipeline start(PipelinePlan plan, UidBinding uids, MeterRegistry registry)
             throws IOException, InterruptedException {
+        return start(plan, uids, registry, null);
+    }
+
+    /**
+     * Starts {@code plan} reading only the records of {@code range} (a replay), or on (null):
+     * {@link #start(PipelinePlan, UidBinding, MeterRegistry)}.
+     */
+    public static RowflowPipeline start(PipelinePlan plan, UidBinding uids, MeterRegistry registry, ReplayRange range)
+            throws IOException, InterruptedException {
         RowflowConfig config = plan.config();
         // A Kafka GSSAPI login is checked before anything connects, so that its failure names the setting.
         Map<String, Object> kafkaProperties = config.kafkaProperties();
@@ -154,7 +164,7 @@ public final class RowflowPipeline implements AutoCloseable {
             SinkMetrics sinkMetrics = new SinkMetrics(registry, tables);
             Connection connection = hbase;
             StatusEvents events = new StatusEvents(java.time.Clock.systemUTC());
-            FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit(events);
+            FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit(events, range);
             SinkFactory sinks = () -> new HBaseRowSink(connection, tables, sinkSettings, sinkMetrics);
 
             int largestRecord;

@@ -3,6 +3,7 @@ package dev.rowflow.pipeline.topology;
 import dev.rowflow.sinks.RowSink;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -27,6 +28,9 @@ import java.util.Map;
  * flushes that thread's sink. A failed flush fails the commit of every task of the thread, which
  * is what a failure of the thread means anyway: all of them are processed again from their last
  * commit. One instance per {@code KafkaStreams}.
+ *
+ * <p>Its main consumers also tell {@link StatusEvents} of each commit, and a replay's hand Kafka
+ * Streams only the records of its {@link ReplayRange}.
  */
 public final class FlushBeforeCommit {
     /** The sink of one stream thread and how many processors use it. */
@@ -41,14 +45,19 @@ public final class FlushBeforeCommit {
 
     private final ThreadLocal<ThreadSink> sinkOfThread = new ThreadLocal<>();
     private final StatusEvents events;
+    private final ReplayRange range;
 
-    /** With {@code events} told of each stream thread's commits. */
-    public FlushBeforeCommit(StatusEvents events) {
+    /**
+     * With {@code events} told of each stream thread's commits and, for a replay, the main
+     * consumers bounded to {@code range} (null for a pipeline that reads on).
+     */
+    public FlushBeforeCommit(StatusEvents events, ReplayRange range) {
         this.events = events;
+        this.range = range;
     }
 
     public FlushBeforeCommit() {
-        this(new StatusEvents(java.time.Clock.systemUTC()));
+        this(new StatusEvents(java.time.Clock.systemUTC()), null);
     }
 
     /** The calling stream thread's sink, opened with {@code factory} by its first user. */
@@ -116,15 +125,21 @@ public final class FlushBeforeCommit {
                 // The main consumer commits a stream thread's offsets (after the producer's flush above).
                 return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer()) {
                     @Override
+                    public ConsumerRecords<byte[], byte[]> poll(java.time.Duration timeout) {
+                        ConsumerRecords<byte[], byte[]> records = super.poll(timeout);
+                        return range == null ? records : range.bound(records);
+                    }
+
+                    @Override
                     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
                         super.commitSync(offsets);
-                        events.committed(Thread.currentThread().getName());
+                        recordCommit(offsets);
                     }
 
                     @Override
                     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, java.time.Duration timeout) {
                         super.commitSync(offsets, timeout);
-                        events.committed(Thread.currentThread().getName());
+                        recordCommit(offsets);
                     }
                 };
             }
@@ -139,6 +154,13 @@ public final class FlushBeforeCommit {
                 return plainConsumer(config);
             }
         };
+    }
+
+    private void recordCommit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        events.committed(Thread.currentThread().getName());
+        if (range != null) {
+            range.committed(offsets);
+        }
     }
 
     private static Consumer<byte[], byte[]> plainConsumer(Map<String, Object> config) {
