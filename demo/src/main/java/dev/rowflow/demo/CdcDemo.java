@@ -98,7 +98,7 @@ final class CdcDemo {
             String source = "records Debezium's MySQL connector would write, generated";
             long replayed = 0;
             try (RowflowPipeline pipeline = RowflowPipeline.start(config, metrics.registry())) {
-                metrics.readiness(pipeline::ready);
+                pipeline.serveOn(metrics);
                 long t0 = System.nanoTime();
                 if (database) {
                     PostgresShop.Run run = PostgresShop.apply(history, NAME, config.kafkaProperties(), err);

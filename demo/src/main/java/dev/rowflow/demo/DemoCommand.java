@@ -190,7 +190,7 @@ final class DemoCommand implements Callable<Integer> {
                 KafkaTopics.awaitLeaders(admin, CUSTOMERS_TOPIC, Duration.ofSeconds(60));
                 Run run;
                 try (RowflowPipeline pipeline = RowflowPipeline.start(config, metrics.registry())) {
-                    metrics.readiness(pipeline::ready);
+                    pipeline.serveOn(metrics);
                     awaitRunning(pipeline);
                     run = generateAndWait(config, admin, pipeline, stop, err);
                 }

@@ -138,7 +138,7 @@ final class InputDemo {
         try (Admin admin = Admin.create(config.kafkaProperties())) {
             KafkaTopics.createIfAbsent(admin, topic, Optional.of(partitions), Duration.ofSeconds(60));
             try (RowflowPipeline pipeline = RowflowPipeline.start(config, metrics.registry())) {
-                metrics.readiness(pipeline::ready);
+                pipeline.serveOn(metrics);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (pipeline.state() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
                     Thread.sleep(50);

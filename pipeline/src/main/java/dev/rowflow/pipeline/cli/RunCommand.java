@@ -44,8 +44,7 @@ final class RunCommand implements Callable<Integer> {
         PipelinePlan plan = PipelinePlan.build(config, uids);
         try (MetricsServer metrics = MetricsServer.start(config.getInt(RowflowConfig.METRICS_PORT_CONFIG))) {
             RowflowPipeline pipeline = RowflowPipeline.start(plan, uids, metrics.registry());
-            metrics.readiness(pipeline::ready);
-            metrics.status(() -> pipeline.status().toJson());
+            pipeline.serveOn(metrics);
             LOG.info("rowflow {} running; metrics on port {}", RowflowVersion.version(), metrics.port());
 
             // SIGTERM and SIGINT are handled here rather than by the JVM's shutdown: a JVM that

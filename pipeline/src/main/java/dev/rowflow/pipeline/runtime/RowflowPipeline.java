@@ -336,6 +336,12 @@ public final class RowflowPipeline implements AutoCloseable {
         return streams.state();
     }
 
+    /** Answers {@code /readyz} and {@code /status} of {@code metrics} from now on. */
+    public void serveOn(dev.rowflow.pipeline.metrics.MetricsServer metrics) {
+        metrics.readiness(this::ready);
+        metrics.status(() -> status().toJson());
+    }
+
     /** What {@code /status} serves: the instance's state and each input's. */
     public InstanceStatus status() {
         return StatusReport.of(plan, streams, registry, events, ready(), hbaseReachable());
