@@ -30,6 +30,14 @@ final class Md5Encoding implements KeyEncoding {
 
     @Override
     public int encode(Object value, boolean last, byte[] dst, int offset) {
+        if (value instanceof HashedValue digest) {
+            // A digest decoded from another key (re-keying): written as it is.
+            if (digest.hash().length != WIDTH) {
+                throw new IllegalArgumentException("an md5 digest is " + WIDTH + " bytes, not " + digest.hash().length);
+            }
+            System.arraycopy(digest.hash(), 0, dst, offset, WIDTH);
+            return offset + WIDTH;
+        }
         String text = KeyPartValues.text(value);
         byte[] scratch = SCRATCH.get();
         // Hashed bytes never end a part: a NUL in the value is as good as any character.

@@ -92,6 +92,27 @@ public final class StoredColumns {
         return tables;
     }
 
+    /**
+     * Where the data rows of {@code mapping} keep a field's value alone, by field path: its single
+     * columns of a plain path (no fallback, no function), as {@link KeyTranslation} reads them.
+     */
+    public static Map<String, KeyTranslation.FieldCell> fieldCells(EventMapping mapping) {
+        MappingSpec spec = mapping.spec();
+        Map<String, KeyTranslation.FieldCell> cells = new LinkedHashMap<>();
+        if (spec.timeBucketMillis() > 0) {
+            return cells;
+        }
+        for (ColumnSpec column : spec.columns()) {
+            if (column.wildcard() || column.value() == null || column.value().path().isEmpty()
+                    || column.value().path().get().hasFallbacks()) {
+                continue;
+            }
+            cells.putIfAbsent(column.value().path().get().text(),
+                    new KeyTranslation.FieldCell(spec.family(), column.qualifier(), storage(column)));
+        }
+        return cells;
+    }
+
     /** The columns of a column list, in the family {@code family}. */
     static List<StoredColumn> columns(String family, List<ColumnSpec> specs) {
         List<StoredColumn> columns = new ArrayList<>();

@@ -21,7 +21,7 @@ import java.util.Optional;
 @Command(name = "tables", mixinStandardHelpOptions = true,
         description = "Create, describe and update the configured tables (families, TTLs, versions, pre-splits, key layout).",
         subcommands = {TablesCommand.Create.class, TablesCommand.Describe.class, TablesCommand.Update.class,
-                TablesSql.class})
+                TablesSql.class, TablesRekey.class})
 final class TablesCommand {
 
     /** What every subcommand shares: the configured tables and an HBase admin. */

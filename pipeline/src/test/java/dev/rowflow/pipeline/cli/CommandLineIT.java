@@ -128,7 +128,7 @@ class CommandLineIT {
     void shouldRefuseWhatNoInputHasAndWhatIsGivenTwice(@TempDir Path dir) throws Exception {
         // A misspelt command, with --help too (picocli would print the parent's help and exit 0).
         rowflow("tables", "nosuch", "--help").refusedWith("unknown command 'nosuch' of rowflow tables (its commands: "
-                + "create, describe, update, sql)", "tables");
+                + "create, describe, update, sql, rekey)", "tables");
         // Without a configuration a layout names its own fields: one it lacks is refused.
         rowflow("keys", "encode", "--layout", "hostnme:text, eventType:text", "hostname=a", "eventType=b")
                 .refusedWith("field hostname is not a part of layout hostnme:text, eventType:text", "keys encode");

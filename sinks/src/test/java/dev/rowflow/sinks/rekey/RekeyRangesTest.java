@@ -1,0 +1,36 @@
+package dev.rowflow.sinks.rekey;
+
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RekeyRangesTest {
+    private static final List<RekeyCheckpoints.Range> RANGES = List.of(
+            new RekeyCheckpoints.Range(new byte[0], new byte[]{4}),
+            new RekeyCheckpoints.Range(new byte[]{4}, new byte[]{8, 0}),
+            new RekeyCheckpoints.Range(new byte[]{8, 0}, new byte[0]));
+
+    @Test
+    void shouldKeepTheRangesOfACopyAsTheyWere() {
+        List<RekeyCheckpoints.Range> decoded = RekeyCheckpoints.decodeRanges(RekeyCheckpoints.encodeRanges(RANGES));
+
+        assertThat(decoded).hasSize(3);
+        for (int i = 0; i < 3; i++) {
+            assertThat(decoded.get(i).start()).isEqualTo(RANGES.get(i).start());
+            assertThat(decoded.get(i).end()).isEqualTo(RANGES.get(i).end());
+        }
+    }
+
+    @Test
+    void shouldFindTheRangeOfAKeyByTheStartsOfTheRanges() {
+        assertThat(RekeyVerification.rangeOf(RANGES, new byte[]{0})).isZero();
+        assertThat(RekeyVerification.rangeOf(RANGES, new byte[]{3, (byte) 0xFF})).isZero();
+        assertThat(RekeyVerification.rangeOf(RANGES, new byte[]{4})).isEqualTo(1);
+        assertThat(RekeyVerification.rangeOf(RANGES, new byte[]{8})).as("before 08 00").isEqualTo(1);
+        assertThat(RekeyVerification.rangeOf(RANGES, new byte[]{8, 0})).isEqualTo(2);
+        assertThat(RekeyVerification.rangeOf(RANGES, Bytes.toBytes("zzz"))).isEqualTo(2);
+    }
+}
