@@ -33,13 +33,14 @@ import java.util.Map;
 
 /** {@code rowflow tables rekey}: a copy of an input's data table under another key layout, verified. */
 @Command(name = "rekey", mixinStandardHelpOptions = true,
-        description = {"Copy an input's data table into a new table keyed with another layout (more salt buckets, a "
-                + "host-led key instead of a time-led one): each row's key decoded with the layout the table records "
-                + "and encoded with the new one, its cells as they are. The new table is created pre-split for the "
-                + "new layout and records it; the copy reads the old table's regions in parallel, prints its "
-                + "progress on stderr and, run again after a kill, resumes where it stopped; then every key range is "
-                + "verified (rows and a checksum over decoded fields and cells, both ways). Exit 0 when the copy "
-                + "verifies, 1 when it does not.",
+        description = {"Move an input's data table to a new table keyed with another layout (more salt buckets, a "
+                + "host-led key instead of a time-led one) while the pipeline writes on: each row's key decoded with "
+                + "the layout the table records and encoded with the new one, its cells as they are. The new table is "
+                + "created pre-split for the new layout; the running pipelines write both tables from then on (each "
+                + "confirms before the copy begins); the copy reads the old table's regions in parallel, prints its "
+                + "progress on stderr and, run again after a kill, resumes where it stopped; every key range is "
+                + "verified (rows and a checksum over decoded fields and cells, both ways); then the pipelines "
+                + "switch to the new table. Exit 0 when switched, 1 when the copy does not verify.",
                 "A layout the rows cannot fill (a field neither their key nor a column keeps, or their records lack) "
                         + "is refused before anything is written (exit 2). The old table is left as it is."})
 final class TablesRekey extends HBaseCommand {
@@ -54,6 +55,10 @@ final class TablesRekey extends HBaseCommand {
     @Option(names = "--to", paramLabel = "TABLE", description = "The new table (default: the old name with _v2, or the next free _vN).")
     String to;
 
+    @Option(names = "--confirm-seconds", paramLabel = "S", defaultValue = "120",
+            description = "How long to wait for every running instance to confirm it writes both tables (default ${DEFAULT-VALUE}).")
+    int confirmSeconds;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "4",
             description = "Key ranges copied and verified at once (default ${DEFAULT-VALUE}).")
     int threads;
@@ -66,6 +71,10 @@ final class TablesRekey extends HBaseCommand {
             throw new ParameterException(spec.commandLine(), "--input " + input + ": its data table holds rows of "
                     + "several kinds (rows as columns, or element rows under their record's key); only a table of one "
                     + "row kind is re-keyed");
+        }
+        if (declared.deletes()) {
+            throw new ParameterException(spec.commandLine(), "--input " + input + ": it deletes rows (change events, "
+                    + "tombstones): its deletes and replaced rows are not written to a second table, so it is not re-keyed");
         }
         IngestTable table = plan.table(mapping.spec().dataTable());
         TableName source = table.definition().name();
@@ -94,6 +103,18 @@ final class TablesRekey extends HBaseCommand {
             out.flush();
 
             PrintWriter err = spec.commandLine().getErr();
+            long since;
+            try (RekeyCheckpoints checkpoints = RekeyCheckpoints.open(connection, source, into)) {
+                if (checkpoints.state().isEmpty()) {
+                    checkpoints.state(RekeyCheckpoints.State.BOTH, System.currentTimeMillis(), target.spec());
+                }
+                since = checkpoints.since().orElseThrow();
+                if (checkpoints.state().get() == RekeyCheckpoints.State.BOTH) {
+                    RekeyConfirmations.await(plan.config(), checkpoints, java.time.Duration.ofSeconds(confirmSeconds), err);
+                }
+            }
+            out.printf("the running pipelines write both tables since %s%n", java.time.Instant.ofEpochMilli(since));
+            out.flush();
             RekeyCopy.Copied copied = new RekeyCopy(connection, source, into, forward, threads).run(progress -> {
                 err.printf("copy: %,d rows, %d of %d ranges done%n", progress.rows(), progress.rangesDone(), progress.ranges());
                 err.flush();
@@ -105,15 +126,16 @@ final class TablesRekey extends HBaseCommand {
             try (RekeyCheckpoints checkpoints = RekeyCheckpoints.open(connection, source, into)) {
                 ranges = new RekeyCopy(connection, source, into, forward, threads).ranges(checkpoints);
             }
-            RekeyVerification.Report report = RekeyVerification.verify(connection, source, into, back, ranges, threads);
+            RekeyVerification.Report report = RekeyVerification.verify(connection, source, into, forward, back, ranges,
+                    threads);
             out.printf("verified: %d rows in %s, %d in %s; %d of %d ranges match%n", report.sourceRows(), source,
                     report.targetRows(), into, report.ranges().stream().filter(RekeyVerification.RangeCheck::matches).count(),
                     report.ranges().size());
             for (RekeyVerification.RangeCheck check : report.ranges()) {
                 if (!check.matches()) {
-                    out.printf("  range [%s, %s): %d rows in %s, %d in %s%s%n", Bytes.toStringBinary(check.range().start()),
-                            Bytes.toStringBinary(check.range().end()), check.sourceRows(), source, check.targetRows(), into,
-                            check.sourceRows() == check.targetRows() ? ", cells differ" : "");
+                    out.printf("  range [%s, %s): %d rows in %s, %d of them in %s as they are%n",
+                            Bytes.toStringBinary(check.range().start()), Bytes.toStringBinary(check.range().end()),
+                            check.sourceRows(), source, check.equalRows(), into);
                 }
             }
             if (report.strays() > 0) {
@@ -123,8 +145,15 @@ final class TablesRekey extends HBaseCommand {
             if (!report.ok()) {
                 return ErrorMessages.NO;
             }
-            out.printf("next: point the input at it (input.%s.table=%s, input.%s.key=%s) and roll out; %s is left as it "
-                    + "is, drop it when you no longer need it%n", input, into, input, target.spec(), source);
+            try (RekeyCheckpoints checkpoints = RekeyCheckpoints.open(connection, source, into)) {
+                if (checkpoints.state().orElseThrow() != RekeyCheckpoints.State.SWITCHED) {
+                    checkpoints.state(RekeyCheckpoints.State.SWITCHED, since, target.spec());
+                }
+            }
+            out.printf("switched: the running pipelines write %s only (within %d s); %s is left as it is, drop it when "
+                    + "you no longer need it%n", into, 10, source);
+            out.printf("next: point the input at it (input.%s.table=%s, input.%s.key=%s) and roll out%n", input, into,
+                    input, target.spec());
             return 0;
         }
     }

@@ -132,6 +132,16 @@ public final class KerberosLogin {
     }
 
     /**
+     * The Kafka client properties of {@code config}, its GSSAPI login checked and its JAAS line
+     * expanded ({@link #checkKafka}): what every Kafka client of rowflow's is made with.
+     */
+    public static Map<String, Object> kafkaClientProperties(dev.rowflow.pipeline.config.RowflowConfig config) {
+        Map<String, Object> kafka = config.kafkaProperties();
+        checkKafka(kafka).ifPresent(line -> kafka.put(org.apache.kafka.common.config.SaslConfigs.SASL_JAAS_CONFIG, line));
+        return kafka;
+    }
+
+    /**
      * Checks a Kafka GSSAPI login before Kafka Streams starts its clients, so its failure names
      * the setting: the keytab and principal of {@code sasl.jaas.config}, then a real login to the
      * KDC (Kafka's clients then log in and relogin on their own). Expands {@code _HOST} in the

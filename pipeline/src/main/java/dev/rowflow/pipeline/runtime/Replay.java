@@ -129,7 +129,7 @@ public final class Replay {
         UidBinding uids = new UidBinding();
         PipelinePlan plan = PipelinePlan.build(replay, uids);
         ReplayRange range;
-        try (Admin admin = Admin.create(replay.kafkaProperties())) {
+        try (Admin admin = Admin.create(KerberosLogin.kafkaClientProperties(replay))) {
             range = range(admin, topics(admin, plan.ingest(input).orElseThrow()));
             Map<TopicPartition, OffsetAndMetadata> start = new HashMap<>();
             range.start().forEach((partition, offset) -> start.put(partition, new OffsetAndMetadata(offset)));
@@ -153,7 +153,7 @@ public final class Replay {
             }
             progress.accept(range.records());
         }
-        try (Admin admin = Admin.create(replay.kafkaProperties())) {
+        try (Admin admin = Admin.create(KerberosLogin.kafkaClientProperties(replay))) {
             admin.deleteConsumerGroups(List.of(group())).all().get();
         } catch (ExecutionException e) {
             // Left behind, it expires with the brokers' offsets.retention.minutes.

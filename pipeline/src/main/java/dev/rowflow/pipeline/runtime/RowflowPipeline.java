@@ -10,6 +10,7 @@ import dev.rowflow.pipeline.ingest.UidBinding;
 import dev.rowflow.pipeline.ingest.Wiring;
 import dev.rowflow.pipeline.topology.DeadLetterTopics;
 import dev.rowflow.pipeline.topology.FlushBeforeCommit;
+import dev.rowflow.sinks.rekey.LiveRekeys;
 import dev.rowflow.pipeline.topology.ReplayRange;
 import dev.rowflow.pipeline.topology.StatusEvents;
 import dev.rowflow.pipeline.topology.SinkFactory;
@@ -72,7 +73,7 @@ public final class RowflowPipeline implements AutoCloseable {
 
     private RowflowPipeline(RowflowConfig config, Connection hbase, KafkaStreams streams,
                             KafkaStreamsMetrics streamsMetrics, CountDownLatch terminated, PipelinePlan plan,
-                            TableName probeTable, MeterRegistry registry, StatusEvents events) {
+                            TableName probeTable, MeterRegistry registry, StatusEvents events, RekeyWatch rekeys) {
         this.config = config;
         this.registry = registry;
         this.events = events;
@@ -94,6 +95,12 @@ public final class RowflowPipeline implements AutoCloseable {
                 }
             } catch (IOException | RuntimeException e) {
                 LOG.warn("HBase probe failed: {}", e.toString());
+            }
+            try {
+                rekeys.refresh();
+                rekeys.confirm(streams, events, registry);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("reading the tables being re-keyed failed: {}", e.toString());
             }
         }, HBASE_PROBE_INTERVAL.toMillis(), HBASE_PROBE_INTERVAL.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         io.micrometer.core.instrument.Gauge.builder("rowflow.hbase.reachable", this, p -> p.hbaseReachable() ? 1 : 0)
@@ -165,7 +172,11 @@ public final class RowflowPipeline implements AutoCloseable {
             Connection connection = hbase;
             StatusEvents events = new StatusEvents(java.time.Clock.systemUTC());
             FlushBeforeCommit flushBeforeCommit = new FlushBeforeCommit(events, range);
-            SinkFactory sinks = () -> new HBaseRowSink(connection, tables, sinkSettings, sinkMetrics);
+            // Tables being re-keyed (rowflow tables rekey): known before the first record is written.
+            LiveRekeys liveRekeys = LiveRekeys.none();
+            RekeyWatch rekeys = RekeyWatch.of(plan, hbase, liveRekeys, uids);
+            rekeys.refresh();
+            SinkFactory sinks = () -> new HBaseRowSink(connection, tables, sinkSettings, sinkMetrics, liveRekeys);
 
             int largestRecord;
             Map<String, Integer> partitions = new HashMap<>();
@@ -234,7 +245,7 @@ public final class RowflowPipeline implements AutoCloseable {
             streamsMetrics.bindTo(registry);
             streams.start();
             return new RowflowPipeline(config, hbase, streams, streamsMetrics, terminated, plan,
-                    tables.isEmpty() ? null : tables.values().iterator().next().name(), registry, events);
+                    tables.isEmpty() ? null : tables.values().iterator().next().name(), registry, events, rekeys);
         } catch (IOException | InterruptedException | RuntimeException e) {
             plan.close();
             if (hbase != null) {

@@ -57,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TablesRekeyIT {
     private static final String OLD = "bucket(16) | timestamp:ts, hostname:text, eventType:text";
     private static final String NEW = "bucket(4,hash=hostname) | hostname:text, timestamp:rts, eventType:text";
-    private static final int EVENTS = 40_000;
+    private static final int EVENTS = 16_000;
     private static EmbeddedStack stack;
 
     @BeforeAll
@@ -76,12 +76,7 @@ class TablesRekeyIT {
         props.put(RowflowConfig.LOG_DATA_LAYOUT_CONFIG, OLD);
         props.put("kafka.commit.interval.ms", "500");
         RowflowConfig config = new RowflowConfig(props);
-        Path configFile = dir.resolve("rowflow.properties");
-        java.util.Properties file = new java.util.Properties();
-        file.putAll(props);
-        try (var out = Files.newOutputStream(configFile)) {
-            file.store(out, null);
-        }
+        Path configFile = propertiesFile(dir, props);
         try (Admin admin = Admin.create(config.kafkaProperties())) {
             KafkaTopics.createIfAbsent(admin, "rekey-logs", Optional.of(4), Duration.ofSeconds(30));
             try (LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), "rekey-logs")) {
@@ -148,7 +143,105 @@ class TablesRekeyIT {
         assertThat(verdict).as(damaged.toString()).isEqualTo(1);
         assertThat(damaged.toString()).contains("copied 0 rows in 16 ranges")
                 .contains("verified: " + EVENTS + " rows in rekey_data, " + (EVENTS - 1) + " in rekey_data_v2; 15 of 16 ranges match")
-                .containsPattern("  range \\[.*\\): \\d+ rows in rekey_data, \\d+ in rekey_data_v2\\n");
+                .containsPattern("  range \\[.*\\): (\\d+) rows in rekey_data, \\d+ of them in rekey_data_v2 as they are\\n");
+    }
+
+    @Test
+    void shouldRekeyUnderLoadWithTheRunningPipelineWritingBothTablesThenTheNewOne(@TempDir Path dir) throws Exception {
+        Map<String, String> props = new HashMap<>(stack.rowflowProperties());
+        props.put(RowflowConfig.APPLICATION_ID_CONFIG, "it-rekey-live");
+        props.put(RowflowConfig.LOGS_TOPIC_CONFIG, "rekey-live-logs");
+        props.put(RowflowConfig.LOGS_DEAD_LETTER_TOPIC_CONFIG, "rekey-live-logs.dead-letter");
+        props.put(RowflowConfig.LOG_DATA_TABLE_CONFIG, "live_data");
+        props.put(RowflowConfig.LOG_INDEX_TABLE_CONFIG, "live_index");
+        props.put(RowflowConfig.LOG_DATA_LAYOUT_CONFIG, OLD);
+        props.put("kafka.commit.interval.ms", "500");
+        RowflowConfig config = new RowflowConfig(props);
+        Path configFile = propertiesFile(dir, props);
+        var connection = stack.hbase().connection();
+        LogEventGenerator generator = new LogEventGenerator(9, 50, 1_764_000_000_000L);
+        java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        try (Admin admin = Admin.create(config.kafkaProperties())) {
+            KafkaTopics.createIfAbsent(admin, "rekey-live-logs", Optional.of(4), Duration.ofSeconds(30));
+        }
+        try (Admin admin = Admin.create(config.kafkaProperties());
+             LogEventProducer producer = LogEventProducer.open(config.kafkaProperties(), "rekey-live-logs")) {
+            sent.addAndGet(producer.sendAll(generator, 6_000, () -> false));
+            try (RowflowPipeline pipeline = RowflowPipeline.start(config, new SimpleMeterRegistry())) {
+                awaitCommitted(admin, "it-rekey-live", sent.get());
+                // Events keep coming, about 500 a second, all through the re-key.
+                Thread load = new Thread(() -> {
+                    try {
+                        while (!stop.get()) {
+                            producer.sendPaced(generator, 100, 500);
+                            sent.addAndGet(100);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "load");
+                load.start();
+                long committedBefore = dev.rowflow.embedded.load.Offsets.committed(admin, "it-rekey-live", "rekey-live-logs");
+
+                Process first = rekey(dir, configFile, "first.log");
+                awaitMidCopy(first, dir.resolve("first.log"), "live_data>live_data_v2");
+                first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                Process second = rekey(dir, configFile, "second.log");
+                assertThat(second.waitFor(180, TimeUnit.SECONDS)).isTrue();
+                String output = Files.readString(dir.resolve("second.log"));
+                assertThat(second.exitValue()).as(output).isZero();
+                assertThat(output).contains("the running pipelines write both tables since").contains("16 of 16 ranges match")
+                        .contains("switched: the running pipelines write live_data_v2 only");
+                System.out.println("TablesRekeyIT under load, the run after SIGKILL:\n" + output);
+                // The pipeline wrote on throughout: records committed while the copy ran.
+                assertThat(dev.rowflow.embedded.load.Offsets.committed(admin, "it-rekey-live", "rekey-live-logs"))
+                        .isGreaterThan(committedBefore);
+
+                // Once the pipeline read the switch (it checks every 5 s) and flushed, the old table takes no more rows.
+                Thread.sleep(7_000);
+                long oldRows = TableRows.count(connection, "live_data");
+                Thread.sleep(3_000);
+                stop.set(true);
+                load.join();
+                awaitCommitted(admin, "it-rekey-live", sent.get());
+                assertThat(TableRows.count(connection, "live_data")).as("the old table after the switch").isEqualTo(oldRows)
+                        .isLessThan(sent.get());
+                assertThat(pipeline.state()).isEqualTo(org.apache.kafka.streams.KafkaStreams.State.RUNNING);
+            }
+        }
+
+        // Every event sent is in the new table once: its row under the new key, nothing else.
+        RowKeyLayout oldLayout = RowKeyLayout.parse(OLD, null);
+        RowKeyLayout newLayout = RowKeyLayout.parse(NEW, null);
+        java.util.Set<ByteBuffer> expected = new java.util.HashSet<>();
+        LogEventGenerator again = new LogEventGenerator(9, 50, 1_764_000_000_000L);
+        for (long i = 0; i < sent.get(); i++) {
+            var event = again.next();
+            expected.add(ByteBuffer.wrap(oldLayout.encode(event.getTimestamp().toEpochMilli(), event.getHostname(),
+                    event.getEventType())));
+        }
+        Map<ByteBuffer, Result> target = TableRows.scan(connection, "live_data_v2");
+        assertThat(target).hasSize(expected.size());
+        for (ByteBuffer key : target.keySet()) {
+            DecodedKey decoded = newLayout.decode(key.array());
+            assertThat(expected).contains(ByteBuffer.wrap(oldLayout.encode(decoded.fields()::get)));
+        }
+    }
+
+    private static void awaitCommitted(Admin admin, String group, long count) throws Exception {
+        dev.rowflow.embedded.load.Offsets.awaitCommitted(admin, group, List.of("rekey-live-logs"), count,
+                Duration.ofSeconds(120), committed -> { });
+    }
+
+    private static Path propertiesFile(Path dir, Map<String, String> props) throws Exception {
+        Path configFile = dir.resolve("rowflow.properties");
+        java.util.Properties file = new java.util.Properties();
+        file.putAll(props);
+        try (var out = Files.newOutputStream(configFile)) {
+            file.store(out, null);
+        }
+        return configFile;
     }
 
     private static Process rekey(Path dir, Path configFile, String log) throws Exception {
@@ -160,11 +253,15 @@ class TablesRekeyIT {
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
     }
 
-    /** Waits until the copy's checkpoints show a range done and another not. */
     private static void awaitMidCopy(Process copy, Path log) throws Exception {
+        awaitMidCopy(copy, log, "rekey_data>rekey_data_v2");
+    }
+
+    /** Waits until the copy's checkpoints show a range done. */
+    private static void awaitMidCopy(Process copy, Path log, String copyRow) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         var connection = stack.hbase().connection();
-        byte[] row = Bytes.toBytes("rekey_data>rekey_data_v2");
+        byte[] row = Bytes.toBytes(copyRow);
         while (System.nanoTime() < deadline) {
             assertThat(copy.isAlive()).as("the copy still running; its output:%n%s", Files.readString(log)).isTrue();
             if (connection.getAdmin().tableExists(TableName.valueOf(RekeyCheckpoints.TABLE))) {

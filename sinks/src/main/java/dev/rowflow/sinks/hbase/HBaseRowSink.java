@@ -50,6 +50,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class HBaseRowSink implements RowSink {
     private final Map<TableRole, TableWriter> writers = new TreeMap<>();
+    /** Tables being re-keyed: their rows also go to the new tables. */
+    private final dev.rowflow.sinks.rekey.LiveRekeys rekeys;
     private final ChangeBatch changes = new ChangeBatch();
     private final ChangeBatch.Sink changeSink = new ChangeBatch.Sink() {
         @Override
@@ -84,6 +86,13 @@ public final class HBaseRowSink implements RowSink {
 
     public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings,
                         SinkMetrics metrics) throws IOException {
+        this(connection, tables, settings, metrics, dev.rowflow.sinks.rekey.LiveRekeys.none());
+    }
+
+    /** With the rows of the tables {@code rekeys} names also (or, switched, only) written to their new tables. */
+    public HBaseRowSink(Connection connection, Map<TableRole, TableDefinition> tables, SinkSettings settings,
+                        SinkMetrics metrics, dev.rowflow.sinks.rekey.LiveRekeys rekeys) throws IOException {
+        this.rekeys = rekeys;
         this.metrics = metrics;
         // The client refuses larger cells itself; checking first turns that into a dead letter.
         this.limits = RowLimits.of(connection.getConfiguration());
@@ -117,7 +126,22 @@ public final class HBaseRowSink implements RowSink {
     public void write(Row row) throws IOException {
         throwIfFailed();
         applyChanges(); // a row written now comes after them
-        unflushedBytes += opened(row.table()).write(row);
+        dev.rowflow.sinks.rekey.LiveRekeys.Target rekey = rekeys.of(row.table());
+        if (rekey == null) {
+            unflushedBytes += opened(row.table()).write(row);
+            return;
+        }
+        // Keyed first: a row the new table cannot take is refused before either table is written.
+        Row rekeyed = rekey.rekeyed(row);
+        if (!rekey.switched()) {
+            unflushedBytes += opened(row.table()).write(row);
+        }
+        TableWriter target = writers.get(rekey.role());
+        if (target == null) {
+            metrics.add(rekey.role(), rekey.table());
+            target = open(rekey.role(), rekey.table());
+        }
+        unflushedBytes += target.write(rekeyed);
     }
 
     /**

@@ -29,7 +29,9 @@ import java.util.NavigableMap;
  *
  * <p>Cells: {@code c:ranges} the ranges ({@link #encodeRanges}); {@code c:at/<i>} the last row
  * copied of range i; {@code c:done/<i>} its rows copied, once done; {@code c:layout} the target's
- * layout spec (a resumed copy must be of the same layout).
+ * layout spec (a resumed copy must be of the same layout); for the running pipelines, {@code
+ * c:state} ({@link State}) and {@code c:since} (ms), and {@code c:ack/<consumer client id>} of each
+ * stream thread that writes both tables.
  */
 public final class RekeyCheckpoints implements java.io.Closeable {
     public static final String TABLE = "rowflow_rekey";
@@ -115,6 +117,89 @@ public final class RekeyCheckpoints implements java.io.Closeable {
     @Override
     public void close() throws IOException {
         table.close();
+    }
+
+    /** Where a re-key stands for the pipelines: they write both tables, or the new one only. */
+    public enum State {
+        /** From {@code since} on, the running pipelines write the old table and the new one. */
+        BOTH,
+        /** The new table has taken over: the pipelines write it only. */
+        SWITCHED
+    }
+
+    /** A re-key the running pipelines take part in: source, target, new layout, state and since when. */
+    public record Live(TableName source, TableName target, String layout, State state, long since) {
+    }
+
+    private static final byte[] STATE = Bytes.toBytes("state");
+    private static final byte[] SINCE = Bytes.toBytes("since");
+
+    /** The re-key's state, if the pipelines were told of it. */
+    public java.util.Optional<State> state() throws IOException {
+        byte[] state = table.get(new Get(row).addColumn(FAMILY, STATE)).getValue(FAMILY, STATE);
+        return state == null ? java.util.Optional.empty() : java.util.Optional.of(State.valueOf(Bytes.toString(state)));
+    }
+
+    /** Tells the pipelines: {@code state} of the copy into {@code layout} from {@code since} (ms) on. */
+    public void state(State state, long since, String layout) throws IOException {
+        table.put(new Put(row).addColumn(FAMILY, STATE, Bytes.toBytes(state.name())).addColumn(FAMILY, SINCE,
+                Bytes.toBytes(since)).addColumn(FAMILY, LAYOUT, Bytes.toBytes(layout)));
+    }
+
+    /** When the pipelines were told to write both tables (ms), if they were. */
+    public java.util.Optional<Long> since() throws IOException {
+        byte[] since = table.get(new Get(row).addColumn(FAMILY, SINCE)).getValue(FAMILY, SINCE);
+        return since == null ? java.util.Optional.empty() : java.util.Optional.of(Bytes.toLong(since));
+    }
+
+    /** The consumers (client ids) that confirmed they write both tables, flushed since. */
+    public java.util.Set<String> acks() throws IOException {
+        java.util.Set<String> acks = new java.util.TreeSet<>();
+        NavigableMap<byte[], byte[]> cells = table.get(new Get(row).addFamily(FAMILY)).getFamilyMap(FAMILY);
+        if (cells != null) {
+            cells.keySet().stream().map(Bytes::toString).filter(q -> q.startsWith("ack/"))
+                    .forEach(q -> acks.add(q.substring(4)));
+        }
+        return acks;
+    }
+
+    /**
+     * The re-keys the running pipelines take part in, of every table: empty if there is no
+     * {@value #TABLE} yet.
+     */
+    public static List<Live> live(Connection connection) throws IOException {
+        TableName name = TableName.valueOf(TABLE);
+        List<Live> live = new ArrayList<>();
+        try (Admin admin = connection.getAdmin()) {
+            if (!admin.tableExists(name)) {
+                return live;
+            }
+        }
+        try (Table t = connection.getTable(name);
+             org.apache.hadoop.hbase.client.ResultScanner rows = t.getScanner(new org.apache.hadoop.hbase.client.Scan()
+                     .addColumn(FAMILY, STATE).addColumn(FAMILY, SINCE).addColumn(FAMILY, LAYOUT))) {
+            for (Result r : rows) {
+                byte[] state = r.getValue(FAMILY, STATE);
+                String[] tables = Bytes.toString(r.getRow()).split(">", 2);
+                if (state != null && tables.length == 2) {
+                    live.add(new Live(TableName.valueOf(tables[0]), TableName.valueOf(tables[1]),
+                            Bytes.toString(r.getValue(FAMILY, LAYOUT)), State.valueOf(Bytes.toString(state)),
+                            Bytes.toLong(r.getValue(FAMILY, SINCE))));
+                }
+            }
+        }
+        return live;
+    }
+
+    /** Records that the consumers {@code clients} write both tables of the copy of {@code source} into {@code target}. */
+    public static void ack(Connection connection, TableName source, TableName target, java.util.Collection<String> clients)
+            throws IOException {
+        Put put = new Put(Bytes.toBytes(source.getNameAsString() + ">" + target.getNameAsString()));
+        long now = System.currentTimeMillis();
+        clients.forEach(client -> put.addColumn(FAMILY, Bytes.toBytes("ack/" + client), Bytes.toBytes(now)));
+        try (Table t = connection.getTable(TableName.valueOf(TABLE))) {
+            t.put(put);
+        }
     }
 
     /** Forgets the copy (after it was verified and switched, or to start over). */

@@ -1,6 +1,5 @@
 package dev.rowflow.sinks.rekey;
 
-import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -22,15 +21,5 @@ class RekeyRangesTest {
             assertThat(decoded.get(i).start()).isEqualTo(RANGES.get(i).start());
             assertThat(decoded.get(i).end()).isEqualTo(RANGES.get(i).end());
         }
-    }
-
-    @Test
-    void shouldFindTheRangeOfAKeyByTheStartsOfTheRanges() {
-        assertThat(RekeyVerification.rangeOf(RANGES, new byte[]{0})).isZero();
-        assertThat(RekeyVerification.rangeOf(RANGES, new byte[]{3, (byte) 0xFF})).isZero();
-        assertThat(RekeyVerification.rangeOf(RANGES, new byte[]{4})).isEqualTo(1);
-        assertThat(RekeyVerification.rangeOf(RANGES, new byte[]{8})).as("before 08 00").isEqualTo(1);
-        assertThat(RekeyVerification.rangeOf(RANGES, new byte[]{8, 0})).isEqualTo(2);
-        assertThat(RekeyVerification.rangeOf(RANGES, Bytes.toBytes("zzz"))).isEqualTo(2);
     }
 }
