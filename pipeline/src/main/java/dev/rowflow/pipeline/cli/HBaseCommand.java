@@ -7,6 +7,7 @@ import dev.rowflow.pipeline.ingest.DeclaredInput;
 import dev.rowflow.pipeline.ingest.PipelinePlan;
 import dev.rowflow.pipeline.ingest.UidBinding;
 import dev.rowflow.pipeline.runtime.HBaseConnections;
+import dev.rowflow.pipeline.runtime.LiveTables;
 import dev.rowflow.sinks.hbase.HBaseUidStore;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -36,11 +37,26 @@ abstract class HBaseCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
         UidBinding uids = new UidBinding();
-        try (PipelinePlan plan = PipelinePlan.build(config, uids);
+        try (PipelinePlan configured = PipelinePlan.build(config, uids);
              Connection connection = HBaseConnections.connect(config)) {
             uids.bind(uidStore(connection, config));
-            return run(plan, uids, connection, spec.commandLine().getOut());
+            // A table a re-key switched is read where its rows now live, with the layout recorded there.
+            RowflowConfig live = followsRekeys() ? LiveTables.following(config, configured, connection, change -> {
+                spec.commandLine().getErr().println("rowflow: reading the re-keyed table " + change);
+                spec.commandLine().getErr().flush();
+            }) : config;
+            if (live == config) {
+                return run(configured, uids, connection, spec.commandLine().getOut());
+            }
+            try (PipelinePlan plan = PipelinePlan.build(live, uids)) {
+                return run(plan, uids, connection, spec.commandLine().getOut());
+            }
         }
+    }
+
+    /** Whether the command reads a switched table where its rows now live ({@link LiveTables}); yes by default. */
+    boolean followsRekeys() {
+        return true;
     }
 
     /** The UID store uid key parts resolve with: names looked up, never assigned, unless a command says otherwise. */

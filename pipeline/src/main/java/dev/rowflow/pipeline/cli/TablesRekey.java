@@ -63,6 +63,12 @@ final class TablesRekey extends HBaseCommand {
             description = "Key ranges copied and verified at once (default ${DEFAULT-VALUE}).")
     int threads;
 
+    /** It moves the configured table: it reads the table the configuration names, switched or not. */
+    @Override
+    boolean followsRekeys() {
+        return false;
+    }
+
     @Override
     int run(PipelinePlan plan, UidResolver uids, Connection connection, PrintWriter out) throws Exception {
         DeclaredInput declared = declaredInput(plan, "--input", input);
@@ -115,10 +121,15 @@ final class TablesRekey extends HBaseCommand {
             }
             out.printf("the running pipelines write both tables since %s%n", java.time.Instant.ofEpochMilli(since));
             out.flush();
+            // A bar redrawn in place on a terminal, a line a second otherwise (a log keeps each).
+            String end = System.console() != null ? "\r" : "\n";
             RekeyCopy.Copied copied = new RekeyCopy(connection, source, into, forward, threads).run(progress -> {
-                err.printf("copy: %,d rows, %d of %d ranges done%n", progress.rows(), progress.rangesDone(), progress.ranges());
+                err.print(bar(progress) + end);
                 err.flush();
             });
+            if (end.equals("\r")) {
+                err.println();
+            }
             out.printf("copied %d rows in %d ranges%s%n", copied.rows(), copied.ranges(),
                     copied.unkeyable() == 0 ? "" : "; " + copied.unkeyable() + " rows could not be keyed: "
                             + String.join("; ", copied.firstUnkeyable()));
@@ -156,6 +167,14 @@ final class TablesRekey extends HBaseCommand {
                     input, target.spec());
             return 0;
         }
+    }
+
+    /** {@code copy [######----------]  6/16 ranges, 18,211 rows}. */
+    static String bar(RekeyCopy.Progress progress) {
+        int width = 20;
+        int filled = progress.ranges() == 0 ? width : width * progress.rangesDone() / progress.ranges();
+        return String.format(java.util.Locale.ROOT, "copy [%s%s] %2d/%d ranges, %,d rows", "#".repeat(filled),
+                "-".repeat(width - filled), progress.rangesDone(), progress.ranges(), progress.rows());
     }
 
     private RowKeyLayout parsed(UidResolver uids) {

@@ -131,6 +131,17 @@ class TablesRekeyIT {
         }
         assertThat(connection.getAdmin().getRegions(TableName.valueOf("rekey_data_v2"))).as("pre-split by bucket").hasSize(4);
 
+        // Switched, the readers follow: a query by host reads the new, host-led table.
+        String host = (String) oldLayout.decode(source.keySet().iterator().next().array()).fields().get("hostname");
+        long ofHost = source.keySet().stream().filter(k -> host.equals(oldLayout.decode(k.array()).fields().get("hostname")))
+                .count();
+        StringWriter queried = new StringWriter();
+        StringWriter told = new StringWriter();
+        assertThat(Rowflow.commandLine().setOut(new PrintWriter(queried)).setErr(new PrintWriter(told)).execute("query",
+                "input", "logs", "hostname=" + host, "--limit", "0", "--config", configFile.toString())).isZero();
+        assertThat(told.toString()).contains("reading the re-keyed table rekey_data -> rekey_data_v2 (" + NEW + ")");
+        assertThat(queried.toString()).contains("-- " + ofHost + " rows, 1 scans");
+
         // A damaged copy does not verify: a row gone, the range it was in named.
         byte[] victim = target.keySet().iterator().next().array();
         try (Table t = connection.getTable(TableName.valueOf("rekey_data_v2"))) {
