@@ -209,10 +209,9 @@ class TablesRekeyIT {
                 assertThat(dev.rowflow.embedded.load.Offsets.committed(admin, "it-rekey-live", "rekey-live-logs"))
                         .isGreaterThan(committedBefore);
 
-                // Once the pipeline read the switch (it checks every 5 s) and flushed, the old table takes no more rows.
-                Thread.sleep(7_000);
-                long oldRows = TableRows.count(connection, "live_data");
-                Thread.sleep(3_000);
+                // Once the pipeline read the switch (it checks every 5 s) and flushed, the old table takes no more
+                // rows: a span in which 1,000 more events were sent and committed and the old table did not grow.
+                long oldRows = awaitFrozen(connection, "live_data", admin, sent);
                 stop.set(true);
                 load.join();
                 awaitCommitted(admin, "it-rekey-live", sent.get());
@@ -243,6 +242,28 @@ class TablesRekeyIT {
     private static void awaitCommitted(Admin admin, String group, long count) throws Exception {
         dev.rowflow.embedded.load.Offsets.awaitCommitted(admin, group, List.of("rekey-live-logs"), count,
                 Duration.ofSeconds(120), committed -> { });
+    }
+
+    /**
+     * Waits until the table holds as many rows after 1,000 more events were sent and committed as before them,
+     * and returns that count.
+     */
+    private static long awaitFrozen(org.apache.hadoop.hbase.client.Connection connection, String table, Admin admin,
+                                    java.util.concurrent.atomic.AtomicLong sent) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            long before = TableRows.count(connection, table);
+            long target = sent.get() + 1_000;
+            while (sent.get() < target) {
+                Thread.sleep(20);
+            }
+            awaitCommitted(admin, "it-rekey-live", target);
+            long after = TableRows.count(connection, table);
+            if (after == before) {
+                return after;
+            }
+        }
+        throw new AssertionError(table + " still took rows 60 s after the switch");
     }
 
     private static Path propertiesFile(Path dir, Map<String, String> props) throws Exception {
