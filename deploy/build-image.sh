@@ -30,7 +30,7 @@ ENV_VARS=(
   "JAVA_TOOL_OPTIONS=-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError"
 )
 PORT=8080
-ENTRYPOINT='["java", "-jar", "/opt/rowflow/rowflow-pipeline.jar"]'
+ENTRYPOINT='["java", "-XX:SharedArchiveFile=/opt/rowflow/rowflow.jsa", "-jar", "/opt/rowflow/rowflow-pipeline.jar"]'
 CMD='["run", "--config", "/etc/rowflow/rowflow.properties"]'
 
 jars=("$project"/pipeline/target/rowflow-pipeline-*.jar)
@@ -76,6 +76,7 @@ while [ $# -gt 0 ]; do
       printf 'package %s\n' "${PACKAGES[@]}"
       echo "run deploy/image/prepare-root"
       printf 'copy %s\n' "${COPIES[@]}"
+      echo "run deploy/image/archive-classes"
       echo "user $USER_SPEC"
       printf 'env %s\n' "${ENV_VARS[@]}"
       echo "port $PORT"
@@ -149,6 +150,17 @@ for copy in "${COPIES[@]}"; do
     cp --preserve=mode,timestamps "${matches[0]}" "$root$target"
   fi
 done
+
+# RUN ... archive-classes: the class-data sharing archive, made by the image's own java, with /proc
+# mounted as a container has it.
+mkdir -p "$root/tmp/rowflow-image"
+cp "$image_dir/archive-classes" "$image_dir/rowflow.classlist" "$root/tmp/rowflow-image/"
+mount -t proc proc "$root/proc"
+archived=true
+chroot "$root" sh /tmp/rowflow-image/archive-classes || archived=false
+umount "$root/proc"
+rm -rf "$root/tmp/rowflow-image"
+[ "$archived" = true ] || { echo "build-image.sh: archive-classes failed" >&2; exit 1; }
 
 unpacked=$(du -sb "$root" | cut -f1)
 java=$(du -sb "$root/usr/lib/jvm" | cut -f1)

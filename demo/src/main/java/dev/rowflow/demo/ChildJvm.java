@@ -17,7 +17,7 @@ import java.util.jar.JarFile;
  */
 final class ChildJvm implements AutoCloseable {
     /** Lines of a child's output that carry a message to its parent (the rest is only logged). */
-    private static final List<String> MESSAGES = List.of("READY", "STARTED", "RESULT");
+    private static final List<String> MESSAGES = List.of("READY", "STARTED", "CONSUMING", "RESULT");
 
     private final Process process;
     private final String name;

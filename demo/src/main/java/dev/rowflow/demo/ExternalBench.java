@@ -46,6 +46,8 @@ final class ExternalBench {
      * error stays within 2.5 % of a 10 s run.
      */
     static final int POLL_MILLIS = 250;
+    /** How often a rowflow run's /metrics is read until its first record: its start-up is timed to within it. */
+    static final int START_POLL_MILLIS = 20;
     /** How long events are produced at a steady rate for the latency figures. */
     static final int LATENCY_SECONDS = 20;
 
@@ -65,14 +67,17 @@ final class ExternalBench {
      * over the entries the region server appended to its WAL for the writer's tables: it appends one per
      * region per batch of rows it takes (a mini-batch), so this is how many rows a region's batch held on
      * average -- the fewer, larger batches, the less the region server spends per row on its WAL, its
-     * locks and its handlers.
+     * locks and its handlers. {@code launchSeconds} is the time from its JVM's launch to its first
+     * record read (a Kafka reader's, its tables existing) and {@code processCpuSeconds} the CPU of its
+     * whole process to its last row acknowledged, start-up included; both NaN for the writers
+     * without Kafka.
      */
     record Run(String writer, int round, long rows, double seconds, double rowsPerSecond, double steadyRowsPerSecond,
                double cpuSeconds, double cpuMicrosPerRow, long allocatedBytesPerRow, long peakRssMb,
                double machineBusy, long dataRows, double durableSeconds, double hbaseMicrosPerRow,
                double kafkaMicrosPerRow, double jitMicrosPerRow, double gcMicrosPerRow, double hbaseClientMicrosPerRow,
                double secondHalfCpuMicrosPerRow, double hbaseGcMicrosPerRow, double hbaseJitMicrosPerRow,
-               double rowsPerWalAppend) {
+               double rowsPerWalAppend, double launchSeconds, double processCpuSeconds) {
 
         /**
          * CPU per row neither compiling, collecting nor in the HBase client's threads: reading,
@@ -92,13 +97,23 @@ final class ExternalBench {
     }
 
     /**
+     * A rowflow writer's medians over the Kafka-reading client's of the same format ({@link KafkaWriter}, the
+     * fair peer): rows/s, CPU of the whole process (start-up included), CPU per row from the first record, and
+     * the time from launch to the first record.
+     */
+    record PeerRatios(double rows, double processCpu, double cpu, double launch) {
+    }
+
+    /**
      * Medians per writer ({@code raw}; rowflow's sink alone, {@code sink}; and
      * {@code rowflow-avro} and/or {@code rowflow-json}), each writer's ratios to the raw client (the targets are stated in
      * them), and per rowflow writer its latency (one run per round) and its JFR profile (if asked).
      */
-    record Result(int events, int rounds, List<String> jvmOptions, Map<String, String> settings, List<Run> runs,
+    record Result(int events, int rounds, List<String> jvmOptions, boolean classArchive, Map<String, String> settings,
+                  List<Run> runs,
                   Map<String, Run> medians,
-                  Map<String, Ratios> ratios, Map<String, List<VisibilityLatency.Result>> latencies,
+                  Map<String, Ratios> ratios, Map<String, PeerRatios> peerRatios,
+                  Map<String, List<VisibilityLatency.Result>> latencies,
                   Map<String, JfrProfile.Result> profiles) {
     }
 
@@ -136,6 +151,10 @@ final class ExternalBench {
         List<String> jvmOptions = writerJvmOptions.isEmpty() ? PipelineMemory.chartJvmOptions() : writerJvmOptions;
         try (BenchServers servers = BenchServers.start(dir, settings, err)) {
             Map<String, Object> base = servers.base();
+            // rowflow as its image runs it: the class-data sharing archive mapped; the peers without one.
+            List<String> archive = ClassArchive.jvmOptions(dir, err);
+            List<String> rowflowOptions = new ArrayList<>(jvmOptions);
+            rowflowOptions.addAll(archive);
             err.printf("bench --external: Kafka pid %d, HBase pid %d; %,d events to topic %s (%s)%n",
                     servers.kafka().pid(), servers.hbase().pid(), events, TOPIC, String.join(", ", formats));
             err.flush();
@@ -152,6 +171,7 @@ final class ExternalBench {
                         generated.forEach(producer::send);
                         producer.flush();
                     }
+                    writers.add("kafka-" + format);
                     writers.add("rowflow-" + format);
                 }
                 for (Map<String, String> variant : variants) {
@@ -172,9 +192,11 @@ final class ExternalBench {
                     List<String> order = new ArrayList<>(writers);
                     java.util.Collections.rotate(order, -((round - 1) % writers.size()));
                     for (String writer : order) {
-                        Run run = !writer.startsWith("rowflow-")
-                                ? ExternalWriters.raw(servers, writer, events, start, round, jvmOptions, dir)
-                                : ExternalWriters.rowflow(servers, admin, writer, events, round, jvmOptions, dir);
+                        Run run = writer.startsWith("rowflow-")
+                                ? ExternalWriters.rowflow(servers, admin, writer, events, round, rowflowOptions, dir)
+                                : writer.startsWith("kafka-")
+                                ? ExternalWriters.kafka(servers, writer, events, round, jvmOptions, generated, dir)
+                                : ExternalWriters.raw(servers, writer, events, start, round, jvmOptions, dir);
                         runs.add(run);
                         ExternalBenchReport.run(err, round, writer, run);
                     }
@@ -194,6 +216,18 @@ final class ExternalBench {
                                     / (raw.cpuMicrosPerRow() - raw.jitMicrosPerRow())),
                             round2(rowflow.secondHalfCpuMicrosPerRow() / raw.secondHalfCpuMicrosPerRow())));
                 }
+                // Against the fair peer: each rowflow writer over the Kafka client reading the same format.
+                Map<String, PeerRatios> peerRatios = new LinkedHashMap<>();
+                for (String writer : writers) {
+                    Run peer = medians.get("kafka-" + format(writer));
+                    if (writer.startsWith("rowflow-") && peer != null) {
+                        Run rowflow = medians.get(writer);
+                        peerRatios.put(writer, new PeerRatios(round2(rowflow.rowsPerSecond() / peer.rowsPerSecond()),
+                                round2(rowflow.processCpuSeconds() / peer.processCpuSeconds()),
+                                round2(rowflow.cpuMicrosPerRow() / peer.cpuMicrosPerRow()),
+                                round2(rowflow.launchSeconds() / peer.launchSeconds())));
+                    }
+                }
                 // Per format, one run per round, each on a fresh rowflow, topic and group (a target holds
                 // in every one), first offered the rate rowflow reached on that format with nothing else
                 // running, to find what it takes with the bench's producer on the box too.
@@ -204,7 +238,7 @@ final class ExternalBench {
                 String first = formats.get(0);
                 VisibilityLatency.Result warmUp = ExternalWriters.latency(servers.rowflow(), admin, first, 0,
                         medians.get("rowflow-" + first).rowsPerSecond() / 2, LATENCY_SECONDS, Math.min(events, 50_000),
-                        jvmOptions, dir, err);
+                        rowflowOptions, dir, err);
                 servers.settle("rowflowlatency" + first + "0_");
                 ExternalBenchReport.latencyWarmUp(err, first, warmUp);
                 for (String format : formats) {
@@ -212,7 +246,7 @@ final class ExternalBench {
                     double maxRate = medians.get(writer).rowsPerSecond() / 2;
                     for (int round = 1; round <= rounds; round++) {
                         VisibilityLatency.Result latency = ExternalWriters.latency(servers.rowflow(), admin, format,
-                                round, maxRate, LATENCY_SECONDS, Math.min(events, 50_000), jvmOptions, dir, err);
+                                round, maxRate, LATENCY_SECONDS, Math.min(events, 50_000), rowflowOptions, dir, err);
                         latencies.computeIfAbsent(writer, w -> new ArrayList<>()).add(latency);
                         servers.settle("rowflowlatency" + format + round + "_");
                         ExternalBenchReport.latency(err, format, round, latency);
@@ -222,7 +256,7 @@ final class ExternalBench {
                 if (jfr) {
                     for (String format : formats) {
                         Path recording = dir.resolve("rowflow-" + format + ".jfr");
-                        List<String> recorded = new ArrayList<>(jvmOptions);
+                        List<String> recorded = new ArrayList<>(rowflowOptions);
                         recorded.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + recording);
                         err.printf("bench --external: one more rowflow pass (%s), recorded with JFR ...%n", format);
                         err.flush();
@@ -230,7 +264,8 @@ final class ExternalBench {
                         profiles.put("rowflow-" + format, JfrProfile.read(recording));
                     }
                 }
-                return new Result(events, rounds, jvmOptions, settings, runs, medians, ratios, latencies, profiles);
+                return new Result(events, rounds, jvmOptions, !archive.isEmpty(), settings, runs, medians, ratios, peerRatios,
+                        latencies, profiles);
             }
         }
     }
@@ -240,6 +275,8 @@ final class ExternalBench {
         return switch (writer) {
             case "raw" -> "raw BufferedMutator client, " + RAW_THREADS + " threads";
             case "sink" -> "rowflow's sink alone (no Kafka), " + RAW_THREADS + " threads";
+            case "kafka-avro", "kafka-json" -> "hand-written KafkaConsumer -> BufferedMutator client, " + format(writer)
+                    + " input";
             default -> writer.contains(" ")
                     ? "rowflow run, " + format(writer) + " input, with " + writer.substring(writer.indexOf(' ') + 1)
                     : "rowflow run, " + (settings.isEmpty() ? "default configuration" : "configuration of --set") + ", "
@@ -253,10 +290,10 @@ final class ExternalBench {
                 .collect(Collectors.joining(","));
     }
 
-    /** The format a rowflow writer reads: {@code rowflow-json} and its variants read json. */
+    /** The format a Kafka-reading writer reads: {@code rowflow-json}, its variants and {@code kafka-json} read json. */
     static String format(String writer) {
         int end = writer.indexOf(' ');
-        return writer.substring("rowflow-".length(), end < 0 ? writer.length() : end);
+        return writer.substring(writer.indexOf('-') + 1, end < 0 ? writer.length() : end);
     }
 
     /** The settings a variant adds to rowflow's configuration; none for a rowflow writer of the default one. */
@@ -303,6 +340,8 @@ final class ExternalBench {
         List<Double> hbaseGc = runs.stream().map(Run::hbaseGcMicrosPerRow).sorted().toList();
         List<Double> hbaseJit = runs.stream().map(Run::hbaseJitMicrosPerRow).sorted().toList();
         List<Double> perAppend = runs.stream().map(Run::rowsPerWalAppend).sorted().toList();
+        List<Double> launch = runs.stream().map(Run::launchSeconds).sorted().toList();
+        List<Double> processCpu = runs.stream().map(Run::processCpuSeconds).sorted().toList();
         // Peak RSS: the largest of the rounds, not the middle one.
         return new Run(writer, 0, middle.rows(), middle.seconds(), middle.rowsPerSecond(),
                 steady.get((steady.size() - 1) / 2), middle.cpuSeconds(), cpu.get((cpu.size() - 1) / 2),
@@ -310,7 +349,8 @@ final class ExternalBench {
                 durable.get((durable.size() - 1) / 2), hbase.get((hbase.size() - 1) / 2), kafka.get((kafka.size() - 1) / 2),
                 jit.get((jit.size() - 1) / 2), gc.get((gc.size() - 1) / 2), hbaseClient.get((hbaseClient.size() - 1) / 2),
                 secondHalf.get((secondHalf.size() - 1) / 2), hbaseGc.get((hbaseGc.size() - 1) / 2),
-                hbaseJit.get((hbaseJit.size() - 1) / 2), perAppend.get((perAppend.size() - 1) / 2));
+                hbaseJit.get((hbaseJit.size() - 1) / 2), perAppend.get((perAppend.size() - 1) / 2),
+                launch.get((launch.size() - 1) / 2), processCpu.get((processCpu.size() - 1) / 2));
     }
 
     /** Rows of a writer's data table: every event's row must be there, once. */

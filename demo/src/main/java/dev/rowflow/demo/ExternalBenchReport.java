@@ -26,6 +26,10 @@ final class ExternalBenchReport {
                 run.allocatedBytesPerRow(), run.peakRssMb(),
                 run.machineBusy() * 100, run.durableSeconds(), run.hbaseMicrosPerRow(),
                 run.hbaseGcMicrosPerRow(), run.hbaseJitMicrosPerRow(), run.rowsPerWalAppend());
+        if (!Double.isNaN(run.launchSeconds())) {
+            err.printf("    launch -> first record %.2f s; whole process %.1f CPU-s (%.1f us/row), start-up included%n",
+                    run.launchSeconds(), run.processCpuSeconds(), run.processCpuSeconds() * 1e6 / run.rows());
+        }
         err.flush();
     }
 
@@ -65,6 +69,7 @@ final class ExternalBenchReport {
                 run.rowsPerWalAppend()));
         result.ratios().forEach((writer, ratios) -> out.printf("| %s / raw | %.2f | %.2f | | %.2f | | | | | %.2f | | | | | | | | | |%n",
                 writer, ratios.rows(), ratios.steady(), ratios.cpu(), ratios.secondHalfCpu()));
+        peerTable(result, out);
         out.printf("%nCPU per row without the JIT compiler's threads, over the raw client's: %s%n",
                 result.ratios().entrySet().stream().map(r -> String.format("%s %.2f", r.getKey(), r.getValue().cpuWithoutJit()))
                         .collect(java.util.stream.Collectors.joining(", ")));
@@ -78,8 +83,9 @@ final class ExternalBenchReport {
             }
         });
         out.println();
-        out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%s%n",
+        out.printf("%nmedians of %d rounds in rotated order, %,d events (%,d rows each: data + index), JVM options %s%s%s%n",
                 result.rounds(), result.events(), 2L * result.events(), String.join(" ", result.jvmOptions()),
+                result.classArchive() ? "; rowflow's runs map the image's class-data sharing archive" : "",
                 added(result.settings()));
         result.profiles().forEach((writer, profile) -> {
             out.printf("%nJFR of one more %s pass (%s, %.0f s recorded, %d stream thread(s)): stream threads' time%n"
@@ -93,6 +99,33 @@ final class ExternalBenchReport {
                     String.join(", ", profile.hottestMethods()));
             out.printf("hottest methods, stream threads: %s%n", String.join(", ", profile.hottestStreamThreadMethods()));
         });
+    }
+
+    /**
+     * The writers that read Kafka -- rowflow and the hand-written client, the fair peer -- side by side: rows/s,
+     * the CPU of the whole process (start-up included) and per row, that row's cost to the broker and the region
+     * server, peak RSS and the time from launch to the first record; then rowflow over the peer.
+     */
+    private static void peerTable(ExternalBench.Result result, PrintWriter out) {
+        out.printf("%nAgainst the fair peer, the writers that read the topic:%n%n| writer (own JVM) | rows/s "
+                + "| CPU-s, whole process | of it before the first record | writer CPU us/row, whole process "
+                + "| Kafka broker CPU us/row | HBase CPU us/row | peak RSS MB | launch -> first record s |%n"
+                + "|---|---|---|---|---|---|---|---|---|%n");
+        result.medians().forEach((writer, run) -> {
+            if (!Double.isNaN(run.launchSeconds())) {
+                out.printf("| %s | %,.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %.2f |%n",
+                        ExternalBench.describe(writer, result.settings()), run.rowsPerSecond(), run.processCpuSeconds(),
+                        run.processCpuSeconds() - run.cpuSeconds(), run.processCpuSeconds() * 1e6 / run.rows(),
+                        run.kafkaMicrosPerRow(), run.hbaseMicrosPerRow(), run.peakRssMb(), run.launchSeconds());
+            }
+        });
+        result.peerRatios().forEach((writer, ratios) -> out.printf(
+                "| %s / kafka-%s | **%.2f** | **%.2f** | | | | | | **%.2f** |%n", writer, ExternalBench.format(writer),
+                ratios.rows(), ratios.processCpu(), ratios.launch()));
+        out.printf("%ntargets: rows/s >= 1.20x, CPU of the whole process <= 1.00x, launch -> first record <= 4 s; "
+                + "CPU per row from the first record over the peer's: %s%n", result.peerRatios().entrySet().stream()
+                .map(r -> String.format("%s %.2f", r.getKey(), r.getValue().cpu()))
+                .collect(java.util.stream.Collectors.joining(", ")));
     }
 
     /** Each shape's medians and its rows/s over the first shape's ({@code --scale}). */

@@ -88,7 +88,58 @@ final class ExternalWriters {
                     Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
                     dataRows, seconds, server[0], server[1], round1(jit * 1e6 / rows), round1(gc * 1e6 / rows),
                     round1(hbaseClient * 1e6 / rows), round1(Double.parseDouble(result.get("secondHalfCpuSeconds")) * 1e6
-                            / Long.parseLong(result.get("secondHalfRows"))), server[2], server[3], rowsPerAppend);
+                            / Long.parseLong(result.get("secondHalfRows"))), server[2], server[3], rowsPerAppend,
+                    Double.NaN, Double.NaN);
+        }
+    }
+
+    /**
+     * A {@link KafkaWriter} run, the fair peer: the hand-written Kafka-to-HBase client reading the
+     * events of {@code format} from the topic rowflow reads, with as many threads as rowflow has
+     * stream threads, into tables created before it starts as rowflow's are (the start-up of a
+     * restarted or newly scaled instance, whose tables exist).
+     */
+    static Run kafka(BenchServers servers, String writer, int events, int round, List<String> jvmOptions,
+                     List<dev.rowflow.events.LogEvent> generated, Path dir) throws Exception {
+        Map<String, Object> base = servers.base();
+        RowflowConfig config = new RowflowConfig(base);
+        String format = ExternalBench.format(writer);
+        String prefix = writer.replace("-", "") + round + "_";
+        try (org.apache.hadoop.hbase.client.Connection connection =
+                     dev.rowflow.pipeline.runtime.HBaseConnections.connect(config)) {
+            ClientBaselines.tablesLike(config, dev.rowflow.pipeline.ingest.LogIngest.rows(config, null), prefix, generated,
+                    connection);
+        }
+        Path file = ExternalBench.write(dir.resolve(writer + "-" + round + ".properties"), base);
+        int threads = Integer.parseInt(String.valueOf(servers.rowflow().getOrDefault("kafka.num.stream.threads", "1")));
+        String commitMs = String.valueOf(servers.rowflow().getOrDefault("kafka.commit.interval.ms", "30000"));
+        long launched = System.nanoTime();
+        try (ChildJvm jvm = ChildJvm.start(writer + " writer", jvmOptions, KafkaWriter.class.getName(), List.of(
+                file.toString(), ExternalBench.topic(format), format, Integer.toString(threads), prefix,
+                "bench-" + writer + "-" + round, Integer.toString(events), commitMs), dir.resolve(writer + "-" + round + ".log"))) {
+            jvm.awaitLine("CONSUMING");
+            double launch = (System.nanoTime() - launched) / 1e9;
+            CpuMeter machine = new CpuMeter();
+            ServerCpu servers0 = ServerCpu.of(servers);
+            Map<String, String> result = ExternalBench.settings(jvm.awaitLine("RESULT"));
+            double busy = machine.stop().machineBusy();
+            ServerCpu servers1 = ServerCpu.of(servers);
+            long rows = Long.parseLong(result.get("rows"));
+            double seconds = Double.parseDouble(result.get("seconds"));
+            double cpu = Double.parseDouble(result.get("cpuSeconds"));
+            long dataRows = ExternalBench.dataRows(base, prefix + "log_data");
+            double rowsPerAppend = rowsPerWalAppend(servers, prefix, rows);
+            servers.settle(prefix);
+            double[] server = servers1.perRowSince(servers0, rows);
+            return new Run(writer, round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
+                    Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
+                    dataRows, seconds, server[0], server[1],
+                    round1(Double.parseDouble(result.get("jitSeconds")) * 1e6 / rows),
+                    round1(Double.parseDouble(result.get("gcSeconds")) * 1e6 / rows),
+                    round1(Double.parseDouble(result.get("hbaseClientSeconds")) * 1e6 / rows),
+                    round1(Double.parseDouble(result.get("secondHalfCpuSeconds")) * 1e6
+                            / Long.parseLong(result.get("secondHalfRows"))), server[2],
+                    server[3], rowsPerAppend, ExternalBench.round2(launch), Double.parseDouble(result.get("processCpuSeconds")));
         }
     }
 
@@ -103,9 +154,11 @@ final class ExternalWriters {
         String name = format + (settings.isEmpty() ? "" : "v" + VARIANTS.computeIfAbsent(writer, w -> VARIANTS.size() + 1))
                 + round;
         try (RowflowJvm rowflow = RowflowJvm.start(servers.rowflow(), name, 0, settings, ExternalBench.topic(format), format,
-                jvmOptions, dir)) {
+                jvmOptions, dir, true)) {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             long t0 = 0;
+            double launch = 0;
+            double processCpu = 0;
             long t1 = 0;
             long visible = 0;
             ThreadCpu cpu0 = null;
@@ -128,6 +181,7 @@ final class ExternalWriters {
                 if (t0 == 0 && progress.consumed() > 0) {
                     // Its first records: from here it works, past start-up and the group's join.
                     t0 = System.nanoTime();
+                    launch = (t0 - rowflow.launched()) / 1e9;
                     cpu0 = ThreadCpu.of(rowflow.jvm().pid());
                     allocated0 = rowflow.jvm().allocatedBytes();
                     machine = new CpuMeter();
@@ -144,6 +198,7 @@ final class ExternalWriters {
                     visible = System.nanoTime();
                     ThreadCpu end = ThreadCpu.of(rowflow.jvm().pid());
                     cpu = end.since(cpu0);
+                    processCpu = end.total();
                     // A run too short to be read half-way: its second half is the whole of it.
                     secondHalf = half == null ? cpu : end.since(half);
                     allocated = rowflow.jvm().allocatedBytes() - allocated0;
@@ -165,9 +220,10 @@ final class ExternalWriters {
                             round1((durable - t0) / 1e9), server[0], server[1], round1(cpu.jit() * 1e6 / rows),
                             round1(cpu.gc() * 1e6 / rows), round1(cpu.hbaseClient() * 1e6 / rows),
                             round1(secondHalf.total() * 1e6 / (half == null ? rows : rows - halfSent)), server[2], server[3],
-                            rowsPerAppend);
+                            rowsPerAppend, ExternalBench.round2(launch), processCpu);
                 }
-                Thread.sleep(ExternalBench.POLL_MILLIS);
+                // Until its first record, read often: its start-up is measured to that moment.
+                Thread.sleep(t0 == 0 ? ExternalBench.START_POLL_MILLIS : ExternalBench.POLL_MILLIS);
             }
         }
     }

@@ -167,12 +167,12 @@ final class RawWriter {
     }
 
     /** Bytes every thread of the JVM allocated so far, ended ones included. */
-    private static long allocatedBytes() {
+    static long allocatedBytes() {
         return ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads
                 ? threads.getTotalThreadAllocatedBytes() : 0;
     }
 
-    private static long peakRssMb() throws java.io.IOException {
+    static long peakRssMb() throws java.io.IOException {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("VmHWM:")) {
                 return Long.parseLong(line.replaceAll("\\D", "")) >> 10;

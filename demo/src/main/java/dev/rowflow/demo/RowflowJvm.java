@@ -12,24 +12,27 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** A {@code rowflow run} in a JVM of its own, on its own group and tables, and its /metrics. */
-record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, java.net.URI metrics, Path log)
-        implements AutoCloseable {
+record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, java.net.URI metrics, Path log,
+                  long launched) implements AutoCloseable {
     /**
      * @param format {@code avro}: the log pipeline reads {@code topic}; {@code json}: a declared
      *               input making the same rows ({@link InputBench#declare})
      */
     static RowflowJvm start(Map<String, Object> base, String name, String topic, String format,
                             List<String> jvmOptions, Path dir) throws IOException {
-        return start(base, name, 0, Map.of(), topic, format, jvmOptions, dir);
+        return start(base, name, 0, Map.of(), topic, format, jvmOptions, dir, false);
     }
 
     /**
      * Instance {@code instance} of the rowflow application {@code name}: instances of one
      * name share its group and tables, each with its own configuration file, log and metrics
-     * port; {@code extra} settings (e.g. {@code kafka.num.stream.threads}) are added.
+     * port; {@code extra} settings (e.g. {@code kafka.num.stream.threads}) are added. With
+     * {@code tablesFirst} its tables are created before it is launched ({@code rowflow tables create}
+     * in this JVM), so that it starts as a restarted or newly scaled instance does, its tables there.
      */
     static RowflowJvm start(Map<String, Object> base, String name, int instance, Map<String, Object> extra,
-                            String topic, String format, List<String> jvmOptions, Path dir) throws IOException {
+                            String topic, String format, List<String> jvmOptions, Path dir, boolean tablesFirst)
+            throws IOException {
         Map<String, Object> props = new LinkedHashMap<>(base);
         props.putAll(extra);
         String group = "bench-external-" + name;
@@ -47,6 +50,15 @@ record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, ja
         String file = "rowflow-" + name + (instance == 0 ? "" : "-" + instance);
         Path config = ExternalBench.write(dir.resolve(file + ".properties"), props);
         Path log = dir.resolve(file + ".log");
+        if (tablesFirst) {
+            java.io.StringWriter said = new java.io.StringWriter();
+            int created = dev.rowflow.pipeline.cli.Rowflow.commandLine().setOut(new java.io.PrintWriter(said))
+                    .setErr(new java.io.PrintWriter(said)).execute("tables", "create", "--config", config.toString());
+            if (created != 0) {
+                throw new IOException("rowflow tables create --config " + config + " failed: " + said);
+            }
+        }
+        long launched = System.nanoTime();
         ChildJvm jvm = ChildJvm.start("rowflow run", jvmOptions, "dev.rowflow.pipeline.cli.Rowflow",
                 List.of("run", "--config", config.toString()), log);
         return new RowflowJvm(jvm, group, topic, "rowflow" + name + "_data",
@@ -54,7 +66,7 @@ record RowflowJvm(ChildJvm jvm, String group, String topic, String dataTable, ja
                 java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics?" + Stream.of(
                         "kafka_stream_thread_process_total", "rowflow_sink_sent_rows_total", "rowflow_sink_rows_total",
                         "rowflow_ready")
-                        .map(metric -> "name%5B%5D=" + metric).collect(Collectors.joining("&"))), log);
+                        .map(metric -> "name%5B%5D=" + metric).collect(Collectors.joining("&"))), log, launched);
     }
 
     /** Throws if it exited or {@code deadline} (System.nanoTime) passed. */

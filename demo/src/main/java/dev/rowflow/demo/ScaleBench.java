@@ -117,7 +117,7 @@ final class ScaleBench {
             for (int i = 0; i < shape.instances(); i++) {
                 instances.add(RowflowJvm.start(base, name, i,
                         Map.of("kafka.num.stream.threads", Integer.toString(shape.threads())), topic, "avro",
-                        jvmOptions, dir));
+                        jvmOptions, dir, false));
             }
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             // Every instance ready and the group stable with every stream thread a member: the

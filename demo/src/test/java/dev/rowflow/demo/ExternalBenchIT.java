@@ -34,8 +34,9 @@ class ExternalBenchIT {
                 "--variant", "sink.periodic.flush.ms=100", "--set", COMMIT_EVERY_SECOND, "--jfr", "--json");
         assertThat(result.get("settings").get("kafka.commit.interval.ms").asText()).isEqualTo("1000");
         assertThat(names(result.get("medians")))
-                .containsExactly("raw", "sink", "rowflow-avro", "rowflow-json", "rowflow-avro sink.periodic.flush.ms=100");
-        assertThat(result.get("runs")).hasSize(5);
+                .containsExactly("raw", "sink", "kafka-avro", "rowflow-avro", "kafka-json", "rowflow-json",
+                        "rowflow-avro sink.periodic.flush.ms=100");
+        assertThat(result.get("runs")).hasSize(7);
         for (JsonNode run : result.get("runs")) {
             String writer = run.get("writer").asText();
             assertThat(run.get("rows").asLong()).as(writer).isEqualTo(2L * EVENTS);
@@ -70,12 +71,31 @@ class ExternalBenchIT {
             if (writer.startsWith("rowflow-")) {
                 assertThat(run.get("durableSeconds").asDouble()).as(writer).isLessThan(run.get("seconds").asDouble() + 20);
             }
+            // The writers that read the topic: timed from their launch to their first record, and their whole
+            // process's CPU, start-up included, at least what they spent from their first record on.
+            if (writer.startsWith("rowflow-") || writer.startsWith("kafka-")) {
+                assertThat(run.get("launchSeconds").asDouble()).as(writer).isBetween(0.1, 120.0);
+                assertThat(run.get("processCpuSeconds").asDouble()).as(writer)
+                        .isGreaterThanOrEqualTo(run.get("cpuSeconds").asDouble() - 0.02);
+            } else {
+                assertThat(run.get("launchSeconds").asText()).as(writer).isEqualTo("NaN");
+            }
         }
         assertThat(names(result.get("ratios")))
-                .containsExactly("sink", "rowflow-avro", "rowflow-json", "rowflow-avro sink.periodic.flush.ms=100");
+                .containsExactly("sink", "kafka-avro", "rowflow-avro", "kafka-json", "rowflow-json",
+                        "rowflow-avro sink.periodic.flush.ms=100");
         for (JsonNode ratios : result.get("ratios")) {
             assertThat(ratios.get("rows").asDouble()).isPositive();
             assertThat(ratios.get("cpu").asDouble()).isPositive();
+        }
+
+        // Each rowflow writer over the hand-written Kafka client of its format.
+        assertThat(names(result.get("peerRatios")))
+                .containsExactly("rowflow-avro", "rowflow-json", "rowflow-avro sink.periodic.flush.ms=100");
+        for (JsonNode ratios : result.get("peerRatios")) {
+            assertThat(ratios.get("rows").asDouble()).isPositive();
+            assertThat(ratios.get("processCpu").asDouble()).isPositive();
+            assertThat(ratios.get("launch").asDouble()).isPositive();
         }
 
         // Per format rowflow reads: one latency run per round, and its JFR pass.

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * The image definition in one comparable form, from either of its two sources: {@code
  * deploy/Dockerfile} (read here, the way Docker reads its instructions) and {@code
  * deploy/build-image.sh --definition}. Each is a sorted set of lines, {@code <what> <value>}:
- * {@code base}, {@code package}, {@code run}, {@code copy}, {@code user}, {@code env}, {@code
+ * {@code base}, {@code package}, {@code run} (the two RUNs by their scripts), {@code copy}, {@code user}, {@code env}, {@code
  * port}, {@code entrypoint}, {@code cmd} (JSON arrays, normalized) and {@code label}.
  */
 final class ImageDefinition {
@@ -41,6 +41,10 @@ final class ImageDefinition {
     private static final Pattern INSTALL = Pattern.compile("--mount=type=bind,source=deploy/image,target=(\\S+) "
             + "apt-get update && grep -v '\\^#' \\1/packages \\| xargs apt-get install -y --no-install-recommends "
             + "&& sh \\1/prepare-root");
+
+    /** The RUN after the jars are copied: the class-data sharing archive, its script bind-mounted. */
+    private static final Pattern ARCHIVE = Pattern.compile("--mount=type=bind,source=deploy/image,target=(\\S+) "
+            + "sh \\1/archive-classes");
 
     private ImageDefinition() {
     }
@@ -83,6 +87,8 @@ final class ImageDefinition {
                     if (INSTALL.matcher(args).matches()) {
                         packages().forEach(p -> lines.add("package " + p));
                         lines.add("run deploy/image/prepare-root");
+                    } else if (ARCHIVE.matcher(args).matches()) {
+                        lines.add("run deploy/image/archive-classes");
                     } else {
                         lines.add("run " + args);
                     }

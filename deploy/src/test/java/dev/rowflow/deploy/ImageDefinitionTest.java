@@ -34,8 +34,9 @@ class ImageDefinitionTest {
         assertThat(dockerfile.stream().map(l -> l.substring(0, l.indexOf(' '))).collect(Collectors.toSet()))
                 .isEqualTo(Set.of("base", "package", "run", "copy", "user", "env", "port", "entrypoint", "cmd", "label"));
         assertThat(dockerfile).contains("base debian bookworm", "package openjdk-17-jre-headless", "user 10001:10001",
-                "run deploy/image/prepare-root", "copy pipeline/target/lib/ /opt/rowflow/lib/", "port 8080",
-                "entrypoint [\"java\",\"-jar\",\"/opt/rowflow/rowflow-pipeline.jar\"]");
+                "run deploy/image/prepare-root", "run deploy/image/archive-classes",
+                "copy pipeline/target/lib/ /opt/rowflow/lib/", "port 8080",
+                "entrypoint [\"java\",\"-XX:SharedArchiveFile=/opt/rowflow/rowflow.jsa\",\"-jar\",\"/opt/rowflow/rowflow-pipeline.jar\"]");
     }
 
     @Test
@@ -48,7 +49,8 @@ class ImageDefinitionTest {
                 new String[] {"--no-install-recommends", ""},
                 new String[] {"EXPOSE 8080", "EXPOSE 9090"},
                 new String[] {"COPY pipeline/target/lib/ /opt/rowflow/lib/", "COPY pipeline/target/lib/ /opt/lib/"},
-                new String[] {"\"-jar\", ", "\"-Xmx1g\", \"-jar\", "})) {
+                new String[] {"\"-jar\", ", "\"-Xmx1g\", \"-jar\", "},
+                new String[] {"sh /tmp/rowflow-image/archive-classes", "true"})) {
             assertThat(original).contains(change[0]);
             Path changed = dir.resolve("Dockerfile");
             Files.writeString(changed, original.replace(change[0], change[1]));

@@ -259,6 +259,9 @@ class ImageIT {
             for (String env : strings(config.path("config").path("Env"))) {
                 builder.environment().put(env.substring(0, env.indexOf('=')), env.substring(env.indexOf('=') + 1));
             }
+            // Where each class came from, and the classes this run loaded as a list the image's archive is made of.
+            builder.environment().merge("JAVA_TOOL_OPTIONS", " -Xlog:class+load=info:file=/var/lib/rowflow/state/class-load.log"
+                    + " -XX:DumpLoadedClassList=/var/lib/rowflow/state/rowflow.classlist", String::concat);
             rowflow = builder.start();
 
             awaitReady(metricsPort);
@@ -280,7 +283,26 @@ class ImageIT {
             assertThat(TableRows.scan(stack.connection("hbase"), "image_index")).hasSize(EVENTS);
             assertThat(Files.readString(WORK.resolve("run/rowflow.log"))).contains("stopping: committing and closing");
             assertThat(ROOT.resolve(".writable")).doesNotExist();
+            assertClassesFromTheArchive(state);
         }
+    }
+
+    /**
+     * The entrypoint mapped the image's class-data sharing archive, and nearly every class the run
+     * loaded came from it: a list gone stale (a dependency upgraded) fails here with this run's
+     * list to copy over {@code deploy/image/rowflow.classlist}.
+     */
+    private static void assertClassesFromTheArchive(Path state) throws IOException {
+        List<String> loaded = Files.readAllLines(state.resolve("class-load.log")).stream()
+                .filter(line -> line.contains(" source: ")).toList();
+        long shared = loaded.stream().filter(line -> line.contains("source: shared objects file")).count();
+        Path fresh = Files.copy(state.resolve("rowflow.classlist"), WORK.resolve("rowflow.classlist"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertThat(loaded).hasSizeGreaterThan(5_000);
+        assertThat((double) shared / loaded.size())
+                .as("%d of the %d classes rowflow loaded came from /opt/rowflow/rowflow.jsa: copy %s over "
+                        + "deploy/image/rowflow.classlist", shared, loaded.size(), fresh)
+                .isGreaterThan(0.9);
     }
 
     @Test
