@@ -38,14 +38,24 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        long called = System.currentTimeMillis();
         RowflowConfig config = new RowflowConfig(ConfigSources.load(configFile, System.getenv()));
         // A configuration refused as a whole is refused before a port is taken or anything connected.
         UidBinding uids = new UidBinding();
         PipelinePlan plan = PipelinePlan.build(config, uids);
+        long planned = System.currentTimeMillis();
         try (MetricsServer metrics = MetricsServer.start(config.getInt(RowflowConfig.METRICS_PORT_CONFIG))) {
             RowflowPipeline pipeline = RowflowPipeline.start(plan, uids, metrics.registry());
             pipeline.serveOn(metrics);
-            LOG.info("rowflow {} running; metrics on port {}", RowflowVersion.version(), metrics.port());
+            long started = System.currentTimeMillis();
+            // Where a start's time went, for a pod that is slow to read (docs/performance.md, start-up); the
+            // group's join and the first fetch come after this.
+            long launched = ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli)
+                    .orElse(called);
+            LOG.info("rowflow {} running; metrics on port {}; started in {} s: the JVM and the command line {} s, "
+                            + "the configuration and plan {} s, connections, tables and topics {} s",
+                    RowflowVersion.version(), metrics.port(), seconds(started - launched), seconds(called - launched),
+                    seconds(planned - called), seconds(started - planned));
 
             // SIGTERM and SIGINT are handled here rather than by the JVM's shutdown: a JVM that
             // shuts down on a signal exits 143 (130) whatever its hooks do, and Kubernetes, systemd
@@ -79,5 +89,9 @@ final class RunCommand implements Callable<Integer> {
             close.run();
             return failed ? 1 : 0;
         }
+    }
+
+    private static String seconds(long millis) {
+        return String.format(java.util.Locale.ROOT, "%.2f", millis / 1000.0);
     }
 }

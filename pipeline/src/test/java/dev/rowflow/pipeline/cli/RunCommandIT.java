@@ -133,6 +133,14 @@ class RunCommandIT {
             assertThat(countRows("run_index")).isEqualTo(2_000);
             String log = Files.readString(dir.resolve("rowflow.log"));
             assertThat(log).contains("stopping: committing and closing");
+            // Where its start-up went, the three parts adding up to the whole (each rounded to 10 ms).
+            java.util.regex.Matcher started = java.util.regex.Pattern.compile("running; metrics on port \\d+; started in "
+                    + "(\\d+\\.\\d\\d) s: the JVM and the command line (\\d+\\.\\d\\d) s, the configuration and plan "
+                    + "(\\d+\\.\\d\\d) s, connections, tables and topics (\\d+\\.\\d\\d) s").matcher(log);
+            assertThat(started.find()).as(log).isTrue();
+            double parts = Double.parseDouble(started.group(2)) + Double.parseDouble(started.group(3))
+                    + Double.parseDouble(started.group(4));
+            assertThat(Double.parseDouble(started.group(1))).isPositive().isCloseTo(parts, org.assertj.core.data.Offset.offset(0.02));
             // Secrets from the file and the environment appear nowhere in what the process printed.
             assertThat(log).isNotEmpty().doesNotContain(FILE_SECRET, ENV_SECRET);
         }
