@@ -50,8 +50,9 @@ final class RunCommand implements Callable<Integer> {
             long started = System.currentTimeMillis();
             // Where a start's time went, for a pod that is slow to read (docs/performance.md, start-up); the
             // group's join and the first fetch come after this.
-            long launched = ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli)
-                    .orElse(called);
+            // The JVM's own start, to the millisecond (the process's start time in /proc is read against a boot
+            // time given in whole seconds).
+            long launched = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
             LOG.info("rowflow {} running; metrics on port {}; started in {} s: the JVM and the command line {} s, "
                             + "the configuration and plan {} s, connections, tables and topics {} s",
                     RowflowVersion.version(), metrics.port(), seconds(started - launched), seconds(called - launched),
