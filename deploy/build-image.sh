@@ -164,7 +164,7 @@ rm -rf "$root/tmp/rowflow-image"
 
 unpacked=$(du -sb "$root" | cut -f1)
 java=$(du -sb "$root/usr/lib/jvm" | cut -f1)
-jars=$(du -sb "$root/opt/rowflow" | cut -f1)
+rowflow=$(du -sb "$root/opt/rowflow" | cut -f1)
 "${buildah[@]}" umount "$container" >/dev/null
 # EXPOSE's default protocol, as Docker records it; the history names this script, not a shell.
 config=(--user "$USER_SPEC" --port "$PORT/tcp" --entrypoint "$ENTRYPOINT" --cmd "$CMD"
@@ -182,4 +182,4 @@ archive=$(stat -c %s "$output")
 echo "build-image.sh: $name -> $output"
 if [ "$keep_work" = true ]; then echo "build-image.sh: work directory kept: $work"; fi
 echo "build-image.sh: $((archive / 1000000)) MB compressed, $((unpacked / 1000000)) MB unpacked" \
-  "(Java $((java / 1000000)) MB, rowflow's jars $((jars / 1000000)) MB), in $(( $(date +%s) - started )) s"
+  "(Java $((java / 1000000)) MB, /opt/rowflow $((rowflow / 1000000)) MB: jars and class archive), in $(( $(date +%s) - started )) s"

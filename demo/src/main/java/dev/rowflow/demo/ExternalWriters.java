@@ -69,27 +69,7 @@ final class ExternalWriters {
                 Integer.toString(ExternalBench.RAW_THREADS), prefix, name.equals("raw") ? "mutator" : name),
                 dir.resolve(name + "-" + round + ".log"))) {
             writer.awaitLine("STARTED");
-            CpuMeter machine = new CpuMeter();
-            ServerCpu servers0 = ServerCpu.of(servers);
-            Map<String, String> result = ExternalBench.settings(writer.awaitLine("RESULT"));
-            double busy = machine.stop().machineBusy();
-            ServerCpu servers1 = ServerCpu.of(servers);
-            long rows = Long.parseLong(result.get("rows"));
-            double seconds = Double.parseDouble(result.get("seconds"));
-            double cpu = Double.parseDouble(result.get("cpuSeconds"));
-            double jit = Double.parseDouble(result.get("jitSeconds"));
-            double gc = Double.parseDouble(result.get("gcSeconds"));
-            double hbaseClient = Double.parseDouble(result.get("hbaseClientSeconds"));
-            long dataRows = ExternalBench.dataRows(base, prefix + "log_data");
-            double rowsPerAppend = rowsPerWalAppend(servers, prefix, rows);
-            servers.settle(prefix);
-            double[] server = servers1.perRowSince(servers0, rows);
-            return new Run(name, round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
-                    Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
-                    dataRows, seconds, server[0], server[1], round1(jit * 1e6 / rows), round1(gc * 1e6 / rows),
-                    round1(hbaseClient * 1e6 / rows), round1(Double.parseDouble(result.get("secondHalfCpuSeconds")) * 1e6
-                            / Long.parseLong(result.get("secondHalfRows"))), server[2], server[3], rowsPerAppend,
-                    Double.NaN, Double.NaN);
+            return measure(servers, writer, name, round, prefix, Double.NaN);
         }
     }
 
@@ -118,29 +98,42 @@ final class ExternalWriters {
                 file.toString(), ExternalBench.topic(format), format, Integer.toString(threads), prefix,
                 "bench-" + writer + "-" + round, Integer.toString(events), commitMs), dir.resolve(writer + "-" + round + ".log"))) {
             jvm.awaitLine("CONSUMING");
-            double launch = (System.nanoTime() - launched) / 1e9;
-            CpuMeter machine = new CpuMeter();
-            ServerCpu servers0 = ServerCpu.of(servers);
-            Map<String, String> result = ExternalBench.settings(jvm.awaitLine("RESULT"));
-            double busy = machine.stop().machineBusy();
-            ServerCpu servers1 = ServerCpu.of(servers);
-            long rows = Long.parseLong(result.get("rows"));
-            double seconds = Double.parseDouble(result.get("seconds"));
-            double cpu = Double.parseDouble(result.get("cpuSeconds"));
-            long dataRows = ExternalBench.dataRows(base, prefix + "log_data");
-            double rowsPerAppend = rowsPerWalAppend(servers, prefix, rows);
-            servers.settle(prefix);
-            double[] server = servers1.perRowSince(servers0, rows);
-            return new Run(writer, round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
-                    Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
-                    dataRows, seconds, server[0], server[1],
-                    round1(Double.parseDouble(result.get("jitSeconds")) * 1e6 / rows),
-                    round1(Double.parseDouble(result.get("gcSeconds")) * 1e6 / rows),
-                    round1(Double.parseDouble(result.get("hbaseClientSeconds")) * 1e6 / rows),
-                    round1(Double.parseDouble(result.get("secondHalfCpuSeconds")) * 1e6
-                            / Long.parseLong(result.get("secondHalfRows"))), server[2],
-                    server[3], rowsPerAppend, ExternalBench.round2(launch), Double.parseDouble(result.get("processCpuSeconds")));
+            return measure(servers, jvm, writer, round, prefix, ExternalBench.round2((System.nanoTime() - launched) / 1e9));
         }
+    }
+
+    /**
+     * Measures a writer's JVM from the line it prints when it starts its work to its {@code RESULT}
+     * line ({@link RawWriter}, {@link KafkaWriter}): its own figures, what the servers spent over the
+     * span, its data table's rows; then drops its tables. {@code launchSeconds}: NaN for a writer
+     * without Kafka.
+     */
+    private static Run measure(BenchServers servers, ChildJvm jvm, String writer, int round, String prefix,
+                               double launchSeconds) throws Exception {
+        CpuMeter machine = new CpuMeter();
+        ServerCpu servers0 = ServerCpu.of(servers);
+        Map<String, String> result = ExternalBench.settings(jvm.awaitLine("RESULT"));
+        double busy = machine.stop().machineBusy();
+        ServerCpu servers1 = ServerCpu.of(servers);
+        long rows = Long.parseLong(result.get("rows"));
+        double seconds = Double.parseDouble(result.get("seconds"));
+        double cpu = Double.parseDouble(result.get("cpuSeconds"));
+        long dataRows = ExternalBench.dataRows(servers.base(), prefix + "log_data");
+        double rowsPerAppend = rowsPerWalAppend(servers, prefix, rows);
+        servers.settle(prefix);
+        double[] server = servers1.perRowSince(servers0, rows);
+        return new Run(writer, round, rows, seconds, rows / seconds, rows / seconds, cpu, round1(cpu * 1e6 / rows),
+                Long.parseLong(result.get("allocatedBytes")) / rows, Long.parseLong(result.get("peakRssMb")), busy,
+                dataRows, seconds, server[0], server[1], perRow(result, "jitSeconds", rows),
+                perRow(result, "gcSeconds", rows), perRow(result, "hbaseClientSeconds", rows),
+                perRow(result, "secondHalfCpuSeconds", Long.parseLong(result.get("secondHalfRows"))), server[2], server[3],
+                rowsPerAppend, launchSeconds, result.containsKey("processCpuSeconds")
+                        ? Double.parseDouble(result.get("processCpuSeconds")) : Double.NaN);
+    }
+
+    /** Microseconds per row of the seconds a RESULT line gives under {@code key}. */
+    private static double perRow(Map<String, String> result, String key, long rows) {
+        return round1(Double.parseDouble(result.get(key)) * 1e6 / rows);
     }
 
     static Run rowflow(BenchServers servers, Admin admin, String writer, int events, int round,

@@ -149,18 +149,10 @@ final class KafkaWriter {
                 worker.start();
                 workers.add(worker);
             }
-            // Half-way (by events read): the second half is the steady figure, past most of the JIT's work.
-            ThreadCpu half = null;
-            long halfRows = 0;
-            for (Thread worker : workers) {
-                while (worker.isAlive()) {
-                    if (half == null && read.get() >= events / 2) {
-                        half = ThreadCpu.self();
-                        halfRows = written.get();
-                    }
-                    worker.join(2);
-                }
-            }
+            // Half-way by events read.
+            ThreadCpu.HalfWay halfWay = ThreadCpu.awaitHalfWay(workers, read::get, events / 2, written::get);
+            ThreadCpu half = halfWay == null ? null : halfWay.cpu();
+            long halfRows = halfWay == null ? 0 : halfWay.rows();
             if (!failures.isEmpty()) {
                 failures.get(0).printStackTrace();
                 System.exit(1);

@@ -125,18 +125,10 @@ final class RawWriter {
                 worker.start();
                 workers.add(worker);
             }
-            // Half-way (by rows written): the second half is the steady figure, past most of the JIT's work.
-            ThreadCpu half = null;
-            long halfRows = 0;
-            for (Thread worker : workers) {
-                while (worker.isAlive()) {
-                    if (half == null && sum(written) >= expected / 2) {
-                        half = ThreadCpu.self();
-                        halfRows = sum(written);
-                    }
-                    worker.join(2);
-                }
-            }
+            // Half-way by rows written.
+            ThreadCpu.HalfWay halfWay = ThreadCpu.awaitHalfWay(workers, () -> sum(written), expected / 2, () -> sum(written));
+            ThreadCpu half = halfWay == null ? null : halfWay.cpu();
+            long halfRows = halfWay == null ? 0 : halfWay.rows();
             for (BufferedMutator mutator : mutators.values()) {
                 mutator.flush();
             }

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -57,6 +58,29 @@ record ThreadCpu(double total, double jit, double gc, double hbaseClient) {
     /** Whether a thread of this {@code comm} (the first 15 characters of its Java name) is the HBase client's own. */
     static boolean isHBaseClient(String comm) {
         return comm.startsWith("RPCClient-NioEv") || comm.startsWith("htable-pool");
+    }
+
+    /** This JVM's CPU when its workers' progress first reached half of what they do, and their rows by then. */
+    record HalfWay(ThreadCpu cpu, long rows) {
+    }
+
+    /**
+     * Waits for {@code workers} to end, reading this JVM's CPU the first time {@code progress}
+     * reaches {@code half} (the second half of a run is its steady figure, past most of the JIT's
+     * work); null if the workers ended before that was seen.
+     */
+    static HalfWay awaitHalfWay(List<Thread> workers, java.util.function.LongSupplier progress, long half,
+                                java.util.function.LongSupplier rows) throws IOException, InterruptedException {
+        HalfWay halfWay = null;
+        for (Thread worker : workers) {
+            while (worker.isAlive()) {
+                if (halfWay == null && progress.getAsLong() >= half) {
+                    halfWay = new HalfWay(self(), rows.getAsLong());
+                }
+                worker.join(2);
+            }
+        }
+        return halfWay;
     }
 
     /** This JVM's CPU so far. */

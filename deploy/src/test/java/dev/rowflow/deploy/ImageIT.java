@@ -157,6 +157,14 @@ class ImageIT {
         assertThat(Files.mismatch(ROOT.resolve("opt/rowflow/rowflow-pipeline.jar"),
                 PIPELINE_TARGET.resolve("rowflow-pipeline-" + System.getProperty("rowflow.version") + ".jar"))).isEqualTo(-1L);
         assertThat(names(ROOT.resolve("opt/rowflow/lib"))).isEqualTo(names(PIPELINE_TARGET.resolve("lib")));
+        // Beside them only the class-data sharing archive, read-only, and no trace of its making.
+        assertThat(names(ROOT.resolve("opt/rowflow"))).containsExactlyInAnyOrder("lib", "rowflow-pipeline.jar", "rowflow.jsa");
+        assertThat(Files.getPosixFilePermissions(ROOT.resolve("opt/rowflow/rowflow.jsa")))
+                .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                        java.nio.file.attribute.PosixFilePermission.GROUP_READ,
+                        java.nio.file.attribute.PosixFilePermission.OTHERS_READ);
+        assertThat(ROOT.resolve("tmp/rowflow-image")).doesNotExist();
+        assertThat(ROOT.resolve("tmp/rowflow-jsa.log")).doesNotExist();
         // Java and the other packages, installed by dpkg from Debian's archive.
         String status = Files.readString(ROOT.resolve("var/lib/dpkg/status"));
         for (String pkg : ImageDefinition.packages()) {
