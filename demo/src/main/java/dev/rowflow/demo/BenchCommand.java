@@ -92,9 +92,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--skip-memory", description = "Do not run the pipeline in its own JVM to measure its memory.")
     boolean skipMemory;
 
-    @Option(names = "--external", description = "Kafka, HBase, the raw client and rowflow run each in a JVM of its "
-            + "own (the writers with the Helm chart's JVM options), --rounds rounds in rotated order; prints per "
-            + "writer the medians of rows/s, CPU per row and peak RSS, and rowflow's ratios to the raw client.")
+    @Option(names = "--external", description = "Kafka, HBase, the raw client, a hand-written Kafka-to-HBase client "
+            + "and rowflow run each in a JVM of its own (the writers with the Helm chart's JVM options), --rounds rounds "
+            + "in rotated order; prints per writer the medians of rows/s, CPU per row and peak RSS, the Kafka readers' "
+            + "launch to first record and whole-process CPU, and rowflow's ratios to the raw and the hand-written client.")
     boolean external;
 
     @Option(names = "--jfr", description = "With --external: one more rowflow pass per format recorded with JFR; prints "
